@@ -1,0 +1,53 @@
+# OpenMapKit — the two set-up commands are `make run` and `make test` (see README.md).
+# Each target installs what is missing first, so a fresh Debian 12 machine with the Swift
+# toolchain needs nothing else.
+
+SWIFT        ?= swift
+# Debian packages the build and tests need (none yet beyond the Swift toolchain's own).
+APT_BUILD    :=
+# Debian packages the benchmarks compare against: GeographicLib's GeodSolve and PROJ.
+APT_BENCH    := geographiclib-tools proj-bin
+RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)
+
+# The sample the main job shows: Monaco, 2 km across.
+RUN_ARGS     ?= region --center 43.7384,7.4246 --meters 2000
+
+.PHONY: all build test run bench deps bench-deps clean
+
+all: build
+
+# Installs the Debian packages in $(1) that are not installed yet (apt-get, as root or via sudo).
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+endef
+
+deps:
+	@command -v $(SWIFT) >/dev/null || { echo "The Swift toolchain (6.0 or later) is required: https://www.swift.org/install/linux/"; exit 1; }
+	$(call apt_install,$(APT_BUILD))
+
+bench-deps: deps
+	$(call apt_install,$(APT_BENCH))
+
+build: deps
+	$(SWIFT) build -c release --product openmapkit
+
+run: build
+	$(RELEASE_BIN)/openmapkit $(RUN_ARGS)
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+bench: bench-deps
+	$(SWIFT) build -c release --product OpenMapKitBenchmarks
+	$(SWIFT) build -c release --product openmapkit
+	$(RELEASE_BIN)/OpenMapKitBenchmarks
+	python3 Benchmarks/compare-peers.py $(RELEASE_BIN)/openmapkit
+
+clean:
+	rm -rf .build

@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Module layout follows DESIGN.md: data flows down the dependency list, never up.
+let package = Package(
+    name: "OpenMapKit",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "OpenMapKit", targets: ["OpenMapKit"]),
+        .executable(name: "openmapkit", targets: ["openmapkit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Coordinates, WGS84 geodesics, spherical Mercator, regions, camera and tile math.
+        .target(name: "MapGeometry"),
+        // Wire formats: GeoJSON today; protobuf, MVT, OSM PBF, MBTiles/PMTiles later.
+        .target(name: "MapFormats", dependencies: ["MapGeometry"]),
+        // The public MapKit-shaped API; re-exports MapGeometry.
+        .target(name: "OpenMapKit", dependencies: ["MapGeometry", "MapFormats"]),
+        // The command line.
+        .executableTarget(
+            name: "openmapkit",
+            dependencies: [
+                "OpenMapKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `make bench`: throughput figures, run in release mode.
+        .executableTarget(name: "OpenMapKitBenchmarks", dependencies: ["OpenMapKit"]),
+
+        .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"]),
+        .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats"]),
+        .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

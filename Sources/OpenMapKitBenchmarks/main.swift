@@ -1,0 +1,4 @@
+// `make bench` runs this in release mode. Each file adds its benchmarks to this list.
+var all: [Benchmark] = []
+all += mercatorBenchmarks()
+runBenchmarks(all)

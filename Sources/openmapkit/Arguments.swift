@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import OpenMapKit
+
+/// Coordinates on the command line are written `LAT,LON`.
+extension CLLocationCoordinate2D: ExpressibleByArgument {
+    public init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+              let latitude = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+              let longitude = Double(parts[1].trimmingCharacters(in: .whitespaces)) else { return nil }
+        let coordinate = CLLocationCoordinate2D(latitude: latitude, longitude: longitude)
+        guard CLLocationCoordinate2DIsValid(coordinate) else { return nil }
+        self = coordinate
+    }
+}
+
+/// A view size written `WIDTHxHEIGHT` in points, e.g. `1024x768`.
+struct ViewSize: ExpressibleByArgument, CustomStringConvertible {
+    var width: Double
+    var height: Double
+
+    init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
+              w >= 1, h >= 1, w <= 100_000, h <= 100_000 else { return nil }
+        width = w
+        height = h
+    }
+
+    var cgSize: CGSize { CGSize(width: width, height: height) }
+    var description: String { "\(Int(width))x\(Int(height))" }
+}
+
+/// Prints a value as pretty, key-sorted JSON (every verb's `--json` output).
+func printJSON<T: Encodable>(_ value: T) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}

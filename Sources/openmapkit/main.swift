@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `openmapkit` command line: one executable, one verb per job.
+struct OpenMapKitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "openmapkit",
+        abstract: "MapKit for Linux: map geometry, and (as they land) import, tiles, search and directions.",
+        subcommands: [MapPointCommand.self]
+    )
+}
+
+OpenMapKitCommand.main()
