@@ -33,6 +33,8 @@ let package = Package(
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"]),
         .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats"]),
         .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit"]),
+        // Runs the built `openmapkit` binary as a user would.
+        .testTarget(name: "CommandLineTests", dependencies: ["openmapkit"]),
     ],
     swiftLanguageModes: [.v6]
 )

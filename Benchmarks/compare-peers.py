@@ -57,7 +57,8 @@ def geodesic_inverse(openmapkit, workdir):
         for i in range(lines):
             lat1, lon1 = rng.uniform(-90, 90), rng.uniform(-180, 180)
             if i % 10 == 0:  # nearly antipodal pairs, the hard case
-                lat2, lon2 = -lat1 + rng.uniform(-0.5, 0.5), lon1 + 180 + rng.uniform(-0.5, 0.5)
+                lat2 = max(-90.0, min(90.0, -lat1 + rng.uniform(-0.5, 0.5)))
+                lon2 = lon1 + 180 + rng.uniform(-0.5, 0.5)
             else:
                 lat2, lon2 = rng.uniform(-90, 90), rng.uniform(-180, 180)
             f.write(f"{lat1:.9f} {lon1:.9f} {lat2:.9f} {lon2:.9f}\n")

@@ -23,9 +23,9 @@ func runBenchmarks(_ benchmarks: [Benchmark], samples: Int = 7) {
         }
         rates.sort()
         let median = rates[rates.count / 2]
-        print(String(format: "%-40@ median %12.0f %@/s   (min %.0f, max %.0f, %d samples)",
-                     benchmark.name as NSString, median, benchmark.unit as NSString,
-                     rates.first!, rates.last!, samples))
+        let name = benchmark.name.padding(toLength: max(44, benchmark.name.count), withPad: " ", startingAt: 0)
+        print(name + String(format: " median %12.0f ", median) + benchmark.unit
+              + String(format: "/s   (min %.0f, max %.0f, %d samples)", rates.first!, rates.last!, samples))
     }
 }
 

@@ -1,0 +1,87 @@
+import Foundation
+import XCTest
+
+/// The `openmapkit` verbs, run as processes: output, JSON, exit codes and error messages.
+final class CommandLineTests: XCTestCase {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The `openmapkit` binary next to this test bundle (SwiftPM builds both into one folder).
+    var binary: URL {
+        Bundle.main.bundleURL.appendingPathComponent("openmapkit")
+    }
+
+    func run(_ arguments: [String], input: String = "") throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                      stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    func testRegionText() throws {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: binary.path), "no binary at \(binary.path)")
+        let result = try run(["region", "--center", "43.7384,7.4246", "--meters", "2000"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("span 0.018001° × 0.024827°"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("Tiles       z14: x 8529–8530, y 5973–5974  (4 tiles)"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("https://maps.apple.com/frame?center=43.7384,7.4246&span=0.0180006,0.0248269"), result.stdout)
+    }
+
+    func testRegionJSONAcrossTheAntimeridian() throws {
+        let result = try run(["region", "--center", "-17.7,179.9", "--span", "2,4", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["spans180thMeridian"] as? Bool, true)
+        let tiles = try XCTUnwrap(json["tiles"] as? [String: Any])
+        XCTAssertEqual(tiles["columns"] as? [Int], [127, 0])
+    }
+
+    func testRegionRejectsBadInput() throws {
+        for arguments in [["region", "--center", "91,0", "--meters", "10"],
+                          ["region", "--center", "abc", "--meters", "10"],
+                          ["region", "--center", "1,2"],
+                          ["region", "--center", "1,2", "--meters", "-5"],
+                          ["region", "--center", "1,2", "--span", "0,400"]] {
+            let result = try run(arguments)
+            XCTAssertNotEqual(result.status, 0, "\(arguments)")
+            XCTAssertTrue(result.stderr.contains("Error"), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    func testMapPointFilter() throws {
+        let result = try run(["mappoint"], input: "0 0\n43.7384, 7.4246\nnot a line\n95 0\n")
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout.split(separator: "\n"), [
+            "134217728.0000 134217728.0000", "139753911.0184 97878998.5930",
+            "ERROR: expected two numbers", "ERROR: coordinate out of range",
+        ])
+        XCTAssertTrue(result.stderr.contains("line 3"), result.stderr)
+        let back = try run(["mappoint", "--inverse"], input: "139753911.0184 97878998.5930")
+        XCTAssertEqual(back.status, 0)
+        XCTAssertEqual(back.stdout, "43.738400000 7.424600000\n")
+    }
+
+    func testGeodesicFilterMatchesGeodSolve() throws {
+        // Expected lines are GeodSolve 2.1.2's output for the same input.
+        let inverse = try run(["geodesic", "inverse"], input: "43.7384 7.4246 47.1410 9.5209\n")
+        XCTAssertEqual(inverse.status, 0, inverse.stderr)
+        XCTAssertEqual(inverse.stdout, "22.70536849 24.19975064 412161.975\n")
+        let bad = try run(["geodesic", "inverse"], input: "1 2 3\n")
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("line 1"), bad.stderr)
+    }
+}
