@@ -28,9 +28,11 @@ let package = Package(
             ]
         ),
         // `make bench`: throughput figures, run in release mode.
-        .executableTarget(name: "OpenMapKitBenchmarks", dependencies: ["OpenMapKit"]),
+        .executableTarget(name: "OpenMapKitBenchmarks", dependencies: ["OpenMapKit", "TestSupport"]),
+        // Helpers shared by the tests and benchmarks (a seeded random number generator).
+        .target(name: "TestSupport"),
 
-        .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry"]),
+        .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
         .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats"]),
         .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit"]),
         // Runs the built `openmapkit` binary as a user would.

@@ -277,8 +277,9 @@ public enum MapsURL: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// `/look-around` parameters; at least one of the three is required.
-    public struct LookAround: Hashable, Sendable {
+    /// A place named by coordinate, address or Place ID: the parameters of `/look-around`
+    /// (where at least one of the three is required) and of `/report-a-problem`.
+    public struct PlaceReference: Hashable, Sendable {
         /// The three documented parameters.
         public static let parameterNames = ["coordinate", "address", "place-id"]
 
@@ -293,21 +294,10 @@ public enum MapsURL: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `/look-around` parameters.
+    public typealias LookAround = PlaceReference
     /// `/report-a-problem` parameters.
-    public struct ReportAProblem: Hashable, Sendable {
-        /// The three documented parameters.
-        public static let parameterNames = ["coordinate", "address", "place-id"]
-
-        public var coordinate: CLLocationCoordinate2D?
-        public var address: String?
-        public var placeID: String?
-
-        public init(coordinate: CLLocationCoordinate2D? = nil, address: String? = nil, placeID: String? = nil) {
-            self.coordinate = coordinate
-            self.address = address
-            self.placeID = placeID
-        }
-    }
+    public typealias ReportAProblem = PlaceReference
 
     /// `/directions` parameters.
     public struct Directions: Hashable, Sendable {

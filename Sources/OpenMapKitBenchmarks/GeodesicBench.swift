@@ -1,5 +1,6 @@
 import Foundation
 import OpenMapKit
+import TestSupport
 
 /// Geodesic throughput: the inverse problem over random point pairs (one in ten nearly antipodal,
 /// which takes the astroid start and more Newton steps), the nearly antipodal pairs alone, and the

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import MapGeometry
 
@@ -156,7 +157,7 @@ final class ClippingTests: XCTestCase {
     // MARK: Properties
 
     func testRandomGeometryStaysInsideTheRect() {
-        var random = ClippingTestRandom(seed: 42)
+        var random = SplitMix64(seed: 42)
         let box = MKMapRect(x: 100, y: 200, width: 50, height: 30)
         for _ in 0..<300 {
             // A star-shaped ring around a random centre, so it is simple.
@@ -184,20 +185,5 @@ final class ClippingTests: XCTestCase {
                 }
             }
         }
-    }
-}
-
-private struct ClippingTestRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
-        lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import MapGeometry
 
@@ -279,14 +280,10 @@ final class GeodesicTests: XCTestCase {
     }
 
     func testInverseDirectRoundTrip() {
-        var state: UInt64 = 12345
-        func next() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var random = SplitMix64(seed: 12345)
         for _ in 0..<2000 {
-            let lat1 = next() * 180 - 90, lon1 = next() * 360 - 180
-            let lat2 = next() * 180 - 90, lon2 = next() * 360 - 180
+            let lat1 = random.uniform(-90, 90), lon1 = random.uniform(-180, 180)
+            let lat2 = random.uniform(-90, 90), lon2 = random.uniform(-180, 180)
             let r = g.inverse(latitude1: lat1, longitude1: lon1, latitude2: lat2, longitude2: lon2)
             let d = g.direct(latitude1: lat1, longitude1: lon1, azimuth1: r.azimuth1, distance: r.distance)
             XCTAssertEqual(d.latitude2, lat2, accuracy: 1e-9)

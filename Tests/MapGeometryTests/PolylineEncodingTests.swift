@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import MapGeometry
 
@@ -73,7 +74,7 @@ final class PolylineEncodingTests: XCTestCase {
     // MARK: Round trips
 
     func testRandomRoundTrips() throws {
-        var random = PolylineTestRandom(seed: 0x5EED_0F_F00D)
+        var random = SplitMix64(seed: 0x5EED_0F_F00D)
         for _ in 0..<2_000 {
             let precision = Int(random.next() % 10) + 1
             let count = Int(random.next() % 12)
@@ -170,22 +171,5 @@ final class PolylineEncodingTests: XCTestCase {
         for i in 0..<5_000 { line.append(c(Double(i % 180) - 89.5, Double(i % 360) - 179.25)) }
         let decoded = try EncodedPolyline.decode(try EncodedPolyline.encode(line, precision: 6), precision: 6)
         XCTAssertEqual(decoded, line)
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so random tests repeat exactly.
-private struct PolylineTestRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A double in lo…hi.
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
-        lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
     }
 }

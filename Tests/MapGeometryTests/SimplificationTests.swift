@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import MapGeometry
 
@@ -255,7 +256,7 @@ final class SimplificationTests: XCTestCase {
     }
 
     func testMatchesReferenceImplementationsOnRandomLines() {
-        var random = SimplificationTestRandom(seed: 7)
+        var random = SplitMix64(seed: 7)
         for round in 0..<300 {
             let n = Int(random.next() % 60)
             var line: [MKMapPoint] = []
@@ -299,17 +300,5 @@ final class SimplificationTests: XCTestCase {
         XCTAssertEqual(out, values.sorted())
         XCTAssertTrue(heap.isEmpty)
         XCTAssertNil(heap.popMin())
-    }
-}
-
-private struct SimplificationTestRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
