@@ -34,7 +34,7 @@ let package = Package(
 
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
         .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats"]),
-        .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit"]),
+        .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit", "TestSupport"]),
         // Runs the built `openmapkit` binary as a user would.
         .testTarget(name: "CommandLineTests", dependencies: ["openmapkit"]),
     ],
