@@ -3,10 +3,10 @@
 # toolchain needs nothing else.
 
 SWIFT        ?= swift
-# Debian packages the build and tests need (none yet beyond the Swift toolchain's own).
-APT_BUILD    :=
-# Debian packages the benchmarks compare against: GeographicLib's GeodSolve and PROJ.
-APT_BENCH    := geographiclib-tools proj-bin
+# Debian packages the build and tests need: compression libraries for OSM PBF, tiles and PMTiles.
+APT_BUILD    := zlib1g-dev liblz4-dev libzstd-dev
+# Debian packages the benchmarks compare against: GeographicLib's GeodSolve, PROJ and libosmium.
+APT_BENCH    := geographiclib-tools proj-bin osmium-tool
 RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)
 
 # The sample the main job shows: Monaco, 2 km across.

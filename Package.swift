@@ -15,8 +15,14 @@ let package = Package(
     targets: [
         // Coordinates, WGS84 geodesics, spherical Mercator, regions, camera and tile math.
         .target(name: "MapGeometry"),
-        // Wire formats: GeoJSON today; protobuf, MVT, OSM PBF, MBTiles/PMTiles later.
-        .target(name: "MapFormats", dependencies: ["MapGeometry"]),
+        // Debian's compression libraries (zlib1g-dev, liblz4-dev, libzstd-dev; the Makefile installs them).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLZ4", path: "Sources/CLZ4", providers: [.apt(["liblz4-dev"])]),
+        .systemLibrary(name: "CZstd", path: "Sources/CZstd", providers: [.apt(["libzstd-dev"])]),
+        // Wire formats: protobuf, compression, GeoJSON, Mapbox Vector Tiles, OSM PBF and XML, PMTiles.
+        .target(name: "MapFormats", dependencies: ["MapGeometry", "CZlib", "CLZ4", "CZstd"]),
+        // OSM → map bundle: geometry assembly (multipolygons), tag schema, tile building.
+        .target(name: "MapImport", dependencies: ["MapFormats"]),
         // The public MapKit-shaped API; re-exports MapGeometry.
         .target(name: "OpenMapKit", dependencies: ["MapGeometry", "MapFormats"]),
         // The command line.
@@ -33,7 +39,8 @@ let package = Package(
         .target(name: "TestSupport"),
 
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
-        .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats"]),
+        .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats", "TestSupport"]),
+        .testTarget(name: "MapImportTests", dependencies: ["MapImport", "TestSupport"]),
         .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit", "TestSupport"]),
         // Runs the built `openmapkit` binary as a user would.
         .testTarget(name: "CommandLineTests", dependencies: ["openmapkit"]),

@@ -1,0 +1,1 @@
+// Multipolygon assembly: being written.
