@@ -8,7 +8,9 @@ prints the median wall time of each, the ratio (ours / peer; below 1 means we ar
 the largest disagreement between the two outputs. The machines here are shared and noisy, so
 only medians from the same run are quoted.
 """
+import json
 import math
+import os
 import random
 import shutil
 import statistics
@@ -115,12 +117,49 @@ def mercator(openmapkit, workdir):
     print("  " + check(ours_out.decode().split("\n"), peer_out.decode().split("\n")))
 
 
+def osm_info(openmapkit, workdir):
+    """`openmapkit osm info FILE` against `osmium fileinfo -e FILE` on liechtenstein.osm.pbf."""
+    if not shutil.which("osmium"):
+        print("osm info: osmium not found (apt-get install osmium-tool); skipped")
+        return
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "osm",
+                        "liechtenstein.osm.pbf")
+    if not os.path.exists(path):
+        print(f"osm info: {path} not found; skipped")
+        return
+    ours_cmd = [openmapkit, "osm", "info", path, "--json"]
+    peer_cmd = ["osmium", "fileinfo", "-e", "-j", path]
+    ours_times, peer_times = [], []
+    ours_out = peer_out = b""
+    for _ in range(RUNS):
+        t, ours_out = timed(ours_cmd, os.devnull)
+        ours_times.append(t)
+        t, peer_out = timed(peer_cmd, os.devnull)
+        peer_times.append(t)
+    mo, mp = statistics.median(ours_times), statistics.median(peer_times)
+    ours, peer = json.loads(ours_out), json.loads(peer_out)
+    elements = sum(peer["data"]["count"][k] for k in ("nodes", "ways", "relations"))
+    print(f"osm info (openmapkit osm info vs osmium fileinfo -e), liechtenstein.osm.pbf: {elements:,} elements, "
+          f"median ours {mo:.3f} s ({elements / mo:,.0f}/s), peer {mp:.3f} s ({elements / mp:,.0f}/s), "
+          f"ratio ours/peer {mo / mp:.2f}")
+    disagreements = []
+    for group in ("count", "minid", "maxid"):
+        for kind in ("nodes", "ways", "relations"):
+            if ours["data"][group][kind] != peer["data"][group][kind]:
+                disagreements.append(f"{group}.{kind}: ours {ours['data'][group][kind]}, osmium {peer['data'][group][kind]}")
+    if any(abs(a - b) > 1e-7 for a, b in zip(ours["data"]["bbox"] or [], peer["data"]["bbox"])):
+        disagreements.append(f"bbox: ours {ours['data']['bbox']}, osmium {peer['data']['bbox']}")
+    print("  " + ("counts, id ranges and bounding box agree" if not disagreements
+                  else "DISAGREE: " + "; ".join(disagreements)))
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     with tempfile.TemporaryDirectory() as workdir:
         geodesic_inverse(sys.argv[1], workdir)
         mercator(sys.argv[1], workdir)
+        osm_info(sys.argv[1], workdir)
 
 
 if __name__ == "__main__":
