@@ -3,14 +3,16 @@
 # toolchain needs nothing else.
 
 SWIFT        ?= swift
-# Debian packages the build and tests need: compression libraries for OSM PBF, tiles and PMTiles.
-APT_BUILD    := zlib1g-dev liblz4-dev libzstd-dev
+# Debian packages the build and tests need: compression and SQLite libraries, and GDAL and osmium
+# (the tests check our tiles with GDAL's MVT reader and our PBF reader against libosmium).
+APT_BUILD    := zlib1g-dev liblz4-dev libzstd-dev libsqlite3-dev gdal-bin osmium-tool
 # Debian packages the benchmarks compare against: GeographicLib's GeodSolve, PROJ and libosmium.
-APT_BENCH    := geographiclib-tools proj-bin osmium-tool
+APT_BENCH    := geographiclib-tools proj-bin osmium-tool tilemaker
 RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)
 
-# The sample the main job shows: Monaco, 2 km across.
+# The main job: import the Monaco sample into monaco.omk (once), then show a region of it.
 RUN_ARGS     ?= region --center 43.7384,7.4246 --meters 2000
+SAMPLE       ?= ../shared/data/osm/monaco.osm.pbf
 
 .PHONY: all build test run bench deps bench-deps clean
 
@@ -26,9 +28,13 @@ define apt_install
 	fi
 endef
 
+# Python packages the tests use as independent readers (the PMTiles reference reader).
+PIP_TEST     := pmtiles
+
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "The Swift toolchain (6.0 or later) is required: https://www.swift.org/install/linux/"; exit 1; }
 	$(call apt_install,$(APT_BUILD))
+	@python3 -c "import pmtiles" 2>/dev/null || python3 -m pip install --quiet $(PIP_TEST)
 
 bench-deps: deps
 	$(call apt_install,$(APT_BENCH))
@@ -37,6 +43,7 @@ build: deps
 	$(SWIFT) build -c release --product openmapkit
 
 run: build
+	@[ monaco.omk/manifest.json -nt $(SAMPLE) ] || $(RELEASE_BIN)/openmapkit import $(SAMPLE) -o monaco.omk
 	$(RELEASE_BIN)/openmapkit $(RUN_ARGS)
 
 test: deps
@@ -48,6 +55,7 @@ bench: bench-deps
 	$(SWIFT) build -c release --product openmapkit
 	$(RELEASE_BIN)/OpenMapKitBenchmarks
 	python3 Benchmarks/compare-peers.py $(RELEASE_BIN)/openmapkit
+	python3 Benchmarks/compare-import.py $(RELEASE_BIN)/openmapkit
 
 clean:
 	rm -rf .build

@@ -11,6 +11,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // Coordinates, WGS84 geodesics, spherical Mercator, regions, camera and tile math.
@@ -19,8 +20,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLZ4", path: "Sources/CLZ4", providers: [.apt(["liblz4-dev"])]),
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", providers: [.apt(["libzstd-dev"])]),
-        // Wire formats: protobuf, compression, GeoJSON, Mapbox Vector Tiles, OSM PBF and XML, PMTiles.
-        .target(name: "MapFormats", dependencies: ["MapGeometry", "CZlib", "CLZ4", "CZstd"]),
+        // Wire formats: protobuf, compression, GeoJSON, Mapbox Vector Tiles, OSM PBF and XML, MBTiles (SQLite via GRDB), PMTiles.
+        .target(name: "MapFormats", dependencies: ["MapGeometry", "CZlib", "CLZ4", "CZstd",
+                                                   .product(name: "GRDB", package: "GRDB.swift")]),
         // OSM → map bundle: geometry assembly (multipolygons), tag schema, tile building.
         .target(name: "MapImport", dependencies: ["MapFormats"]),
         // The public MapKit-shaped API; re-exports MapGeometry.
@@ -30,16 +32,18 @@ let package = Package(
             name: "openmapkit",
             dependencies: [
                 "OpenMapKit",
+                "MapFormats",
+                "MapImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // `make bench`: throughput figures, run in release mode.
-        .executableTarget(name: "OpenMapKitBenchmarks", dependencies: ["OpenMapKit", "TestSupport"]),
+        .executableTarget(name: "OpenMapKitBenchmarks", dependencies: ["OpenMapKit", "MapFormats", "TestSupport"]),
         // Helpers shared by the tests and benchmarks (a seeded random number generator).
         .target(name: "TestSupport"),
 
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
-        .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats", "TestSupport"]),
+        .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapImportTests", dependencies: ["MapImport", "TestSupport"]),
         .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit", "TestSupport"]),
         // Runs the built `openmapkit` binary as a user would.

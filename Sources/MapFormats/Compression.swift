@@ -153,6 +153,11 @@ extension Compression {
         return try result.get()
     }
 
+    /// Whether `Data` or `[UInt8]` starts with the gzip magic bytes.
+    public static func isGzip<D: ContiguousBytes>(_ data: D) -> Bool {
+        data.withUnsafeBytes { isGzip($0) }
+    }
+
     /// `deflate` for `Data` or `[UInt8]`.
     public static func deflate<D: ContiguousBytes>(_ data: D, container: Container = .gzip, level: Int32 = 6) throws(CompressionError) -> [UInt8] {
         let result: Result<[UInt8], CompressionError> = data.withUnsafeBytes { raw in

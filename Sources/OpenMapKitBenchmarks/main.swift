@@ -2,4 +2,5 @@
 var all: [Benchmark] = []
 all += geodesicBenchmarks()
 all += mercatorBenchmarks()
+all += osmPBFBenchmarks()
 runBenchmarks(all)

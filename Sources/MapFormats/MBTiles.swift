@@ -1,0 +1,226 @@
+import Foundation
+import GRDB
+import MapGeometry
+
+/// Errors from reading or writing MBTiles archives.
+public struct MBTilesError: Error, CustomStringConvertible {
+    public enum Kind: Sendable {
+        /// The file does not exist or cannot be opened.
+        case cannotOpen
+        /// The file is not an SQLite database, or lacks the `tiles`/`metadata` tables.
+        case notMBTiles
+        /// An SQLite error while reading or writing.
+        case database
+        /// A tile id outside the pyramid.
+        case invalidTile
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// An MBTiles 1.3 archive (https://github.com/mapbox/mbtiles-spec/blob/master/1.3/spec.md): an SQLite
+/// file with a `metadata` table of name/value pairs and a `tiles` table whose rows are counted in the
+/// TMS scheme (from the south). `MBTilesArchive` reads; ``MBTilesWriter`` writes.
+///
+/// Reading is safe from several threads at once (a GRDB database pool with read-only connections).
+public final class MBTilesArchive: Sendable {
+    private let reader: DatabasePool
+    public let url: URL
+
+    /// Opens an archive read-only.
+    public init(url: URL) throws(MBTilesError) {
+        self.url = url
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw MBTilesError(.cannotOpen, "\(url.path): no such file")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.maximumReaderCount = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        do {
+            reader = try DatabasePool(path: url.path, configuration: configuration)
+            let tables = try reader.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
+            }
+            guard tables.contains("tiles"), tables.contains("metadata") else {
+                throw MBTilesError(.notMBTiles, "\(url.path): no tiles or metadata table (found \(tables.joined(separator: ", ")))")
+            }
+        } catch let error as MBTilesError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw MBTilesError(.notMBTiles, "\(url.path): not an SQLite database")
+        } catch {
+            throw MBTilesError(.cannotOpen, "\(url.path): \(error)")
+        }
+    }
+
+    /// Every `metadata` row.
+    public func metadata() throws(MBTilesError) -> [String: String] {
+        try read { db in
+            var result: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, value FROM metadata") {
+                if let name: String = row["name"], let value: String = row["value"] { result[name] = value }
+            }
+            return result
+        }
+    }
+
+    /// The tile at z/x/y (XYZ rows, counted from the north), or nil if the archive has none.
+    public func tile(_ id: TileID) throws(MBTilesError) -> Data? {
+        try read { db in
+            try Data.fetchOne(db, sql: "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+                              arguments: [id.z, id.x, id.tmsY])
+        }
+    }
+
+    /// How many tiles each zoom level holds.
+    public func tileCounts() throws(MBTilesError) -> [Int: Int] {
+        try read { db in
+            var counts: [Int: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT zoom_level, COUNT(*) AS n FROM tiles GROUP BY zoom_level") {
+                counts[row["zoom_level"]] = row["n"]
+            }
+            return counts
+        }
+    }
+
+    /// Calls `body` with every tile, in zoom, column, row order; rows with ids outside the pyramid are skipped.
+    public func forEachTile(_ body: (TileID, Data) throws -> Void) throws {
+        try reader.read { db in
+            let cursor = try Row.fetchCursor(db, sql: "SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles ORDER BY zoom_level, tile_column, tile_row")
+            while let row = try cursor.next() {
+                guard let id = TileID(z: row["zoom_level"], x: row["tile_column"], tmsY: row["tile_row"]),
+                      let data: Data = row["tile_data"] else { continue }
+                try body(id, data)
+            }
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(MBTilesError) -> T {
+        do {
+            return try reader.read(body)
+        } catch {
+            throw MBTilesError(.database, "\(url.lastPathComponent): \(error)")
+        }
+    }
+}
+
+/// Writes an MBTiles 1.3 archive beside its destination and moves it into place on ``finish()``,
+/// so readers never see a half-written archive and an earlier archive survives a failed write.
+///
+/// Tiles go in through one transaction per batch of ``batchSize``. Identical small tiles (the
+/// empty sea and land tiles that make up much of a pyramid) are stored once, in the `map`/`images`
+/// layout with a `tiles` view that MBTiles readers query as usual; only tiles up to
+/// ``deduplicationLimit`` bytes are remembered for that, so memory stays bounded.
+public final class MBTilesWriter {
+    public let destination: URL
+    private let temporaryURL: URL
+    private let queue: DatabaseQueue
+    private var pending: [(TileID, Data)] = []
+    private var imageIDs: [Data: Int64] = [:]
+    private var nextImageID: Int64 = 1
+    private var finished = false
+    /// Tiles per transaction.
+    public var batchSize = 2000
+    /// Tiles larger than this many bytes are not deduplicated.
+    public var deduplicationLimit = 2048
+
+    /// Starts an archive that will replace `destination` when finished.
+    public init(destination: URL) throws(MBTilesError) {
+        self.destination = destination
+        temporaryURL = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial")
+        try? FileManager.default.removeItem(at: temporaryURL)
+        do {
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in
+                // A fresh file written once: no journal needed until it is renamed into place.
+                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096")
+            }
+            queue = try DatabaseQueue(path: temporaryURL.path, configuration: configuration)
+            try queue.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE metadata (name TEXT NOT NULL PRIMARY KEY, value TEXT);
+                    CREATE TABLE map (zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL, tile_row INTEGER NOT NULL,
+                                      tile_id INTEGER NOT NULL, PRIMARY KEY (zoom_level, tile_column, tile_row)) WITHOUT ROWID;
+                    CREATE TABLE images (tile_id INTEGER PRIMARY KEY, tile_data BLOB NOT NULL);
+                    CREATE VIEW tiles AS SELECT map.zoom_level AS zoom_level, map.tile_column AS tile_column,
+                        map.tile_row AS tile_row, images.tile_data AS tile_data
+                        FROM map JOIN images ON images.tile_id = map.tile_id;
+                    """)
+            }
+        } catch {
+            throw MBTilesError(.database, "cannot create \(temporaryURL.path): \(error)")
+        }
+    }
+
+    deinit {
+        if !finished { try? FileManager.default.removeItem(at: temporaryURL) }
+    }
+
+    /// Sets metadata rows (name, format, bounds, center, minzoom, maxzoom, json, attribution, …).
+    public func setMetadata(_ metadata: [String: String]) throws(MBTilesError) {
+        do {
+            try queue.write { db in
+                for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
+                    try db.execute(sql: "INSERT OR REPLACE INTO metadata (name, value) VALUES (?, ?)", arguments: [name, value])
+                }
+            }
+        } catch {
+            throw MBTilesError(.database, "writing metadata: \(error)")
+        }
+    }
+
+    /// Adds a tile (replacing an earlier one with the same id).
+    public func add(_ id: TileID, data: Data) throws(MBTilesError) {
+        pending.append((id, data))
+        if pending.count >= batchSize { try flush() }
+    }
+
+    private func flush() throws(MBTilesError) {
+        guard !pending.isEmpty else { return }
+        do {
+            try queue.write { db in
+                let insertImage = try db.makeStatement(sql: "INSERT INTO images (tile_id, tile_data) VALUES (?, ?)")
+                let insertMap = try db.makeStatement(sql: "INSERT OR REPLACE INTO map (zoom_level, tile_column, tile_row, tile_id) VALUES (?, ?, ?, ?)")
+                for (id, data) in pending {
+                    let imageID: Int64
+                    if data.count <= deduplicationLimit, let existing = imageIDs[data] {
+                        imageID = existing
+                    } else {
+                        imageID = nextImageID
+                        nextImageID += 1
+                        if data.count <= deduplicationLimit { imageIDs[data] = imageID }
+                        try insertImage.execute(arguments: [imageID, data])
+                    }
+                    try insertMap.execute(arguments: [id.z, id.x, id.tmsY, imageID])
+                }
+            }
+            pending.removeAll(keepingCapacity: true)
+        } catch {
+            throw MBTilesError(.database, "writing tiles: \(error)")
+        }
+    }
+
+    /// Writes the remaining tiles, indexes the archive and moves it over `destination`.
+    public func finish() throws(MBTilesError) {
+        try flush()
+        do {
+            try queue.close()
+        } catch {
+            throw MBTilesError(.database, "finishing \(destination.path): \(error)")
+        }
+        // rename(2) replaces the destination atomically: readers see the old archive or the new one.
+        guard rename(temporaryURL.path, destination.path) == 0 else {
+            throw MBTilesError(.cannotOpen, "cannot move the archive to \(destination.path): \(String(cString: strerror(errno)))")
+        }
+        finished = true
+    }
+}

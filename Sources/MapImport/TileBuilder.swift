@@ -1,0 +1,193 @@
+import Foundation
+import MapFormats
+import MapGeometry
+
+/// A feature's geometry in MapKit map points, as the tile builder takes it.
+public enum SourceGeometry: Sendable {
+    case point(MKMapPoint)
+    case line([MKMapPoint])
+    /// Several lines of one feature (a line cut into pieces by a tile's edge, or a multi-line).
+    case lines([[MKMapPoint]])
+    /// One polygon: its exterior ring, then its holes. Rings may be open or closed.
+    case polygon([[MKMapPoint]])
+}
+
+/// Cuts features into vector tiles for zoom levels `minimumZoom…maximumZoom`, generalising them per
+/// zoom: clipped to each tile plus a buffer, simplified to a fraction of a pixel, tiny areas and
+/// lines dropped, named areas given a label point.
+///
+/// Each feature descends the tile pyramid from the root: a tile's children are clipped from the
+/// tile's own clipped geometry, so a large polygon costs about its vertex count per zoom level
+/// rather than per tile. Tiles are built in memory; ``tiles()`` hands them out encoded.
+public final class TileBuilder {
+    /// How tiles are cut and generalised.
+    public struct Options: Sendable {
+        public var minimumZoom = 0
+        public var maximumZoom = 14
+        /// Tile coordinates per tile side (MVT's extent).
+        public var extent: Int32 = 4096
+        /// Extra tile coordinates kept around each tile so lines and polygon edges run on past it.
+        public var buffer: Int32 = 64
+        /// Douglas–Peucker tolerance in tile coordinates below the maximum zoom (4096 / 512 = 8
+        /// units per point on a 512-point tile, so 4 is half a point).
+        public var simplification: Double = 4
+        /// Tolerance at the maximum zoom, which is overzoomed for closer views and so keeps detail.
+        public var maximumZoomSimplification: Double = 1
+        /// Polygons smaller than this (tile coordinates squared) are dropped below the maximum zoom:
+        /// 256 is 2 × 2 points.
+        public var minimumArea: Double = 256
+        /// Lines shorter than this (tile coordinates) are dropped below the maximum zoom.
+        public var minimumLength: Double = 16
+
+        public init() {}
+    }
+
+    public let options: Options
+    /// Per tile, per layer (in `TileLayer` order), the features written there.
+    private var content: [TileID: [[VectorTile.Feature]]] = [:]
+    public private(set) var featureCount = 0
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Adds a feature to every tile from `minimumZoom` to the maximum zoom that it shows in.
+    public func add(layer: TileLayer, minimumZoom: Int, attributes: [(key: String, value: TileValue)], geometry: SourceGeometry) {
+        let properties = attributes.map { VectorTile.Property($0.key, vectorTileValue($0.value)) }
+        let first = max(minimumZoom, options.minimumZoom)
+        guard first <= options.maximumZoom else { return }
+        featureCount += 1
+        // Descend to the first zoom through the tile containing the feature's bounds, clipping on the way.
+        var work: [(TileID, SourceGeometry)] = [(TileID(z: 0, x: 0, y: 0)!, geometry)]
+        while let (tile, piece) = work.popLast() {
+            if tile.z >= first { emit(piece, in: tile, layer: layer, properties: properties) }
+            guard tile.z < options.maximumZoom else { continue }
+            for child in tile.children {
+                let rect = bufferedRect(child)
+                guard let clipped = clip(piece, to: rect) else { continue }
+                work.append((child, clipped))
+            }
+        }
+    }
+
+    /// The layer order in every tile: OpenMapTiles' order, bottom to top.
+    private static let layerOrder = TileLayer.allCases
+
+    /// Every tile built, encoded as MVT (uncompressed), in zoom/row/column order.
+    public func tiles() -> [(TileID, [UInt8])] {
+        content.keys.sorted().compactMap { id in
+            guard let layers = content[id] else { return nil }
+            let tile = VectorTile(layers: zip(TileBuilder.layerOrder, layers).compactMap { layer, features in
+                features.isEmpty ? nil : VectorTile.Layer(name: layer.rawValue, version: 2, extent: UInt32(options.extent), features: features)
+            })
+            guard !tile.layers.isEmpty else { return nil }
+            return (id, tile.encoded())
+        }
+    }
+
+    /// How many tiles hold anything, per zoom.
+    public var tileCounts: [Int: Int] {
+        var counts: [Int: Int] = [:]
+        for id in content.keys { counts[id.z, default: 0] += 1 }
+        return counts
+    }
+
+    // MARK: - Per tile
+
+    private func bufferedRect(_ tile: TileID) -> MKMapRect {
+        let rect = tile.mapRect
+        let margin = rect.width * Double(options.buffer) / Double(options.extent)
+        return rect.insetBy(dx: -margin, dy: -margin)
+    }
+
+    private func clip(_ geometry: SourceGeometry, to rect: MKMapRect) -> SourceGeometry? {
+        switch geometry {
+        case .point(let p):
+            return rect.contains(p) ? geometry : nil
+        case .line(let points):
+            return clip(.lines([points]), to: rect)
+        case .lines(let lines):
+            let pieces = lines.flatMap { line in boundsIntersect(line, rect) ? Clipping.clipPolyline(line, to: rect) : [] }
+            return pieces.isEmpty ? nil : .lines(pieces)
+        case .polygon(let rings):
+            guard let outer = rings.first, boundsIntersect(outer, rect) else { return nil }
+            let clipped = Clipping.clipPolygon(rings, to: rect)
+            return clipped.isEmpty ? nil : .polygon(clipped)
+        }
+    }
+
+    private func boundsIntersect(_ points: [MKMapPoint], _ rect: MKMapRect) -> Bool {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for p in points {
+            minX = min(minX, p.x); maxX = max(maxX, p.x)
+            minY = min(minY, p.y); maxY = max(maxY, p.y)
+        }
+        return minX <= rect.maxX && maxX >= rect.minX && minY <= rect.maxY && maxY >= rect.minY
+    }
+
+    private func emit(_ geometry: SourceGeometry, in tile: TileID, layer: TileLayer, properties: [VectorTile.Property]) {
+        let rect = tile.mapRect
+        let scale = Double(options.extent) / rect.width
+        let atMaximum = tile.z >= options.maximumZoom
+        let tolerance = (atMaximum ? options.maximumZoomSimplification : options.simplification) / scale
+        func tilePoint(_ p: MKMapPoint) -> VectorTile.TilePoint {
+            VectorTile.TilePoint(x: Int32(((p.x - rect.minX) * scale).rounded()), y: Int32(((p.y - rect.minY) * scale).rounded()))
+        }
+        let vectorGeometry: VectorTile.Geometry
+        switch geometry {
+        case .point(let p):
+            vectorGeometry = .points([tilePoint(p)])
+        case .line(let points):
+            guard let line = tileLine(points, tolerance: tolerance, scale: scale, dropShort: !atMaximum, tilePoint) else { return }
+            vectorGeometry = .lines([line])
+        case .lines(let pieces):
+            let lines = pieces.compactMap { tileLine($0, tolerance: tolerance, scale: scale, dropShort: !atMaximum, tilePoint) }
+            guard !lines.isEmpty else { return }
+            vectorGeometry = .lines(lines)
+        case .polygon(let rings):
+            var polygon: [[VectorTile.TilePoint]] = []
+            for (index, ring) in rings.enumerated() {
+                guard let simplified = Simplification.simplifyRing(ring, method: .douglasPeucker(tolerance: tolerance)) else {
+                    if index == 0 { return } else { continue }
+                }
+                let area = abs(PlanarPolygon.signedArea(simplified)) * scale * scale
+                if !atMaximum, area < options.minimumArea {
+                    if index == 0 { return } else { continue }
+                }
+                polygon.append(simplified.map(tilePoint))
+            }
+            guard !polygon.isEmpty else { return }
+            vectorGeometry = .polygons([polygon])
+        }
+        // Mutating through the defaulted subscript appends in place, without copying the tile's arrays.
+        content[tile, default: TileBuilder.emptyTile][TileBuilder.layerIndex[layer]!]
+            .append(VectorTile.Feature(properties: properties, geometry: vectorGeometry))
+    }
+
+    private func tileLine(_ points: [MKMapPoint], tolerance: Double, scale: Double, dropShort: Bool,
+                          _ tilePoint: (MKMapPoint) -> VectorTile.TilePoint) -> [VectorTile.TilePoint]? {
+        let simplified = Simplification.douglasPeucker(points, tolerance: tolerance)
+        guard simplified.count >= 2 else { return nil }
+        if dropShort {
+            var length = 0.0
+            for i in 1..<simplified.count {
+                length += hypot(simplified[i].x - simplified[i - 1].x, simplified[i].y - simplified[i - 1].y)
+            }
+            if length * scale < options.minimumLength { return nil }
+        }
+        return simplified.map(tilePoint)
+    }
+
+    private static let emptyTile = [[VectorTile.Feature]](repeating: [], count: layerOrder.count)
+    private static let layerIndex: [TileLayer: Int] = Dictionary(uniqueKeysWithValues: layerOrder.enumerated().map { ($1, $0) })
+}
+
+/// The vector tile value for a schema value (integers as sint, which packs negatives small).
+func vectorTileValue(_ value: TileValue) -> VectorTile.Value {
+    switch value {
+    case .string(let s): .string(s)
+    case .int(let i): i < 0 ? .sint(i) : .uint(UInt64(i))
+    case .double(let d): .double(d)
+    case .bool(let b): .bool(b)
+    }
+}

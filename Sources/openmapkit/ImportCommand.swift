@@ -1,0 +1,147 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import MapImport
+
+/// `openmapkit import region.osm.pbf [-o region.omk]`: builds a map bundle from an OSM extract.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import an OpenStreetMap extract (.osm.pbf) into a map bundle folder (.omk)."
+    )
+
+    @Argument(help: "The OSM PBF extract to import.")
+    var source: String
+
+    @Option(name: .shortAndLong, help: "The bundle folder to write (default: the extract's name with .omk).")
+    var output: String?
+
+    @Option(help: "The highest zoom level to build tiles for (0–14).")
+    var maxZoom: Int = 14
+
+    @Flag(help: "Print the import report as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard (0...14).contains(maxZoom) else { throw ValidationError("--max-zoom must be between 0 and 14.") }
+    }
+
+    func run() throws {
+        let sourceURL = URL(fileURLWithPath: source)
+        let destination = URL(fileURLWithPath: output ?? defaultBundleName(for: source))
+        let importer = BundleImporter()
+        importer.tileOptions.maximumZoom = maxZoom
+        let progress = ProgressDisplay()
+        importer.progress = { phase, fraction in progress.show(phase.rawValue, fraction) }
+        // Ctrl-C stops the import between blocks; the staging folder is removed and any earlier
+        // bundle stays as it was.
+        let cancellation = importer.cancellation
+        let interrupt = InterruptHandler { cancellation.cancel() }
+        defer { interrupt.restore() }
+        let report: ImportReport
+        do {
+            report = try importer.importPBF(at: sourceURL, to: destination)
+        } catch {
+            progress.finish()
+            throw CleanExit.message("import failed: \(error)")
+        }
+        progress.finish()
+        if json {
+            try printJSON(report)
+        } else {
+            print(ImportReportText(report: report, bundle: destination.path).text)
+        }
+    }
+
+    private func defaultBundleName(for source: String) -> String {
+        var name = URL(fileURLWithPath: source).lastPathComponent
+        for suffix in [".osm.pbf", ".pbf", ".osm"] where name.hasSuffix(suffix) {
+            name = String(name.dropLast(suffix.count))
+            break
+        }
+        return name + ".omk"
+    }
+}
+
+/// The human-readable import report.
+struct ImportReportText {
+    var report: ImportReport
+    var bundle: String
+
+    var text: String {
+        var lines = ["Imported \(report.source) into \(bundle)",
+                     "  read       \(report.nodes) nodes, \(report.ways) ways, \(report.relations) relations"]
+        lines.append("  skipped    \(report.missingNodeReferences) node references and \(report.missingWayReferences) member ways outside the extract; \(report.invalidAreas) invalid areas")
+        let features = report.featuresPerLayer.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        lines.append("  features   \(features)")
+        let tiles = report.tilesPerZoom.sorted { $0.key < $1.key }.map { "z\($0.key) \($0.value)" }.joined(separator: ", ")
+        lines.append("  tiles      \(tiles) (\(report.tilesPerZoom.values.reduce(0, +)) in all, \(report.tileBytes / 1024) KiB)")
+        let phases = ImportPhase.allCases.compactMap { phase in report.phaseSeconds[phase.rawValue].map { "\(phase.rawValue) \(String(format: "%.2f", $0)) s" } }
+        lines.append("  time       " + phases.joined(separator: ", "))
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Progress on standard error: a redrawn bar on a terminal, a plain line per phase (and per
+/// quarter of it) otherwise.
+final class ProgressDisplay: @unchecked Sendable {
+    private let isTerminal = isatty(2) == 1
+    private var phase = ""
+    private var lastQuarter = -1
+
+    func show(_ phase: String, _ fraction: Double?) {
+        if phase != self.phase {
+            if isTerminal && !self.phase.isEmpty { write("\n") }
+            self.phase = phase
+            lastQuarter = -1
+            if !isTerminal { write("\(phase)…\n") }
+        }
+        guard let fraction else {
+            if isTerminal { write("\r\(phase)…") }
+            return
+        }
+        if isTerminal {
+            let width = 30, filled = Int((fraction * Double(width)).rounded(.down).clamped(0, Double(width)))
+            write("\r\(phase) [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+                  + "] \(Int(fraction * 100))%")
+        } else {
+            let quarter = Int(fraction * 4)
+            if quarter > lastQuarter, quarter < 4 {
+                lastQuarter = quarter
+                if quarter > 0 { write("\(phase): \(quarter * 25)%\n") }
+            }
+        }
+    }
+
+    func finish() {
+        if isTerminal && !phase.isEmpty { write("\n") }
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+private extension Double {
+    func clamped(_ low: Double, _ high: Double) -> Double { Swift.min(Swift.max(self, low), high) }
+}
+
+/// Runs `handler` on SIGINT instead of killing the process, until ``restore()``.
+final class InterruptHandler: @unchecked Sendable {
+    private let source: DispatchSourceSignal
+
+    init(_ handler: @escaping @Sendable () -> Void) {
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler {
+            FileHandle.standardError.write(Data("\ninterrupted: stopping…\n".utf8))
+            handler()
+        }
+        source.resume()
+    }
+
+    func restore() {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import MapFormats
+import MapGeometry
+import XCTest
+@testable import MapImport
+
+/// The whole import on the real Monaco extract, checked against our own decoder and GDAL's.
+final class ImportTests: XCTestCase {
+    static let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
+    let monaco = shared.appendingPathComponent("data/osm/monaco.osm.pbf")
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: monaco.path), "missing \(monaco.path)")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func testImportMonaco() throws {
+        let bundle = folder.appendingPathComponent("monaco.omk")
+        let importer = BundleImporter()
+        var phases: [ImportPhase] = []
+        importer.progress = { phase, _ in if phases.last != phase { phases.append(phase) } }
+        let report = try importer.importPBF(at: monaco, to: bundle)
+
+        XCTAssertEqual(phases, ImportPhase.allCases)
+        XCTAssertGreaterThan(report.nodes, 20_000)
+        XCTAssertGreaterThan(report.ways, 3_000)
+        XCTAssertEqual(Set(report.tilesPerZoom.keys), Set(0...14))
+        XCTAssertGreaterThan(report.featuresPerLayer["building"] ?? 0, 1000)
+        XCTAssertGreaterThan(report.featuresPerLayer["transportation"] ?? 0, 1000)
+        XCTAssertGreaterThan(report.featuresPerLayer["poi"] ?? 0, 100)
+
+        let manifest = try JSONDecoder.iso8601.decode(BundleManifest.self, from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
+        XCTAssertEqual(manifest.tiles, "tiles.mbtiles")
+        XCTAssertEqual(manifest.maximumZoom, 14)
+
+        let archive = try MBTilesArchive(url: bundle.appendingPathComponent("tiles.mbtiles"))
+        let metadata = try archive.metadata()
+        XCTAssertEqual(metadata["format"], "pbf")
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try XCTUnwrap(metadata["json"]).utf8)) as? [String: Any])
+        XCTAssertEqual((json["vector_layers"] as? [Any])?.count, 15)
+        XCTAssertEqual(try archive.tileCounts(), report.tilesPerZoom)
+
+        // The tile over the Prince's Palace holds buildings, roads and POIs, gzip-compressed.
+        let palace = MKMapPoint(CLLocationCoordinate2D(latitude: 43.7314, longitude: 7.4200))
+        let data = try XCTUnwrap(try archive.tile(TileID(containing: palace, zoom: 14)))
+        XCTAssertTrue(data.withUnsafeBytes(Compression.isGzip))
+        let tile = try VectorTile(decoding: try Compression.inflate(data))
+        for layer in ["building", "transportation", "poi"] { XCTAssertNotNil(tile[layer: layer], "no \(layer) layer") }
+
+        // GDAL's MVT reader sees the same z14 building features as our decoder.
+        var buildings = 0
+        try archive.forEachTile { id, data in
+            guard id.z == 14 else { return }
+            buildings += try VectorTile(decoding: try Compression.inflate(data))[layer: "building"]?.features.count ?? 0
+        }
+        let ogr = try run("/usr/bin/ogrinfo", ["-ro", "-so", bundle.appendingPathComponent("tiles.mbtiles").path, "building"])
+        XCTAssertTrue(ogr.contains("Feature Count: \(buildings)"), "ogrinfo (gdal-bin) says:\n\(ogr)\nwe count \(buildings)")
+    }
+
+    func testCancelledImportLeavesTheOldBundle() throws {
+        let bundle = folder.appendingPathComponent("kept.omk")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        try Data("old".utf8).write(to: bundle.appendingPathComponent("manifest.json"))
+        let importer = BundleImporter()
+        importer.cancellation.cancel()
+        XCTAssertThrowsError(try importer.importPBF(at: monaco, to: bundle)) { error in
+            guard case ImportError.cancelled = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try Data(contentsOf: bundle.appendingPathComponent("manifest.json")), Data("old".utf8))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["kept.omk"])
+    }
+
+    func testNotAnExtract() throws {
+        let text = folder.appendingPathComponent("notes.osm.pbf")
+        try Data("just some text, not protobuf".utf8).write(to: text)
+        XCTAssertThrowsError(try BundleImporter().importPBF(at: text, to: folder.appendingPathComponent("x.omk"))) { error in
+            guard case ImportError.source(let message) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("notes.osm.pbf"), message)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.omk").path))
+    }
+
+    private func run(_ executable: String, _ arguments: [String]) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            XCTFail("\(executable) is missing: apt-get install gdal-bin (make test installs it)")
+            return ""
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self)
+    }
+}
+
+private extension JSONDecoder {
+    static var iso8601: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
