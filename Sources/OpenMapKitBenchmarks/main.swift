@@ -3,4 +3,5 @@ var all: [Benchmark] = []
 all += geodesicBenchmarks()
 all += mercatorBenchmarks()
 all += osmPBFBenchmarks()
+all += vectorTileBenchmarks()
 runBenchmarks(all)

@@ -38,3 +38,9 @@ func printJSON<T: Encodable>(_ value: T) throws {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     print(String(decoding: try encoder.encode(value), as: UTF8.self))
 }
+
+/// A failure to report as `Error: <message>` with exit status 1 (ArgumentParser prints it).
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

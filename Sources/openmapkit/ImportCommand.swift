@@ -43,7 +43,7 @@ struct ImportCommand: ParsableCommand {
             report = try importer.importPBF(at: sourceURL, to: destination)
         } catch {
             progress.finish()
-            throw CleanExit.message("import failed: \(error)")
+            throw CommandFailure("import failed: \(error)")
         }
         progress.finish()
         if json {

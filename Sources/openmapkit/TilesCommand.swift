@@ -64,7 +64,7 @@ struct TilesCommand: ParsableCommand {
             guard let id = TileID(tile) else { throw ValidationError("\(tile) is not a tile: write Z/X/Y with 0 ≤ X, Y < 2^Z") }
             let source = try MapBundle.resolve(bundle)
             guard let data = try source.tiles().tile(id) else {
-                throw CleanExit.message("\(id): no tile in \(source.url.path)")
+                throw CommandFailure("\(id): no tile in \(source.url.path)")
             }
             let raw = Compression.isGzip(data) ? try Compression.inflate(data) : [UInt8](data)
             let decoded = try VectorTile(decoding: raw)

@@ -84,4 +84,41 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stderr.contains("line 1"), bad.stderr)
     }
+
+    func testImportInspectAndExport() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let monaco = root.deletingLastPathComponent().appendingPathComponent("shared/data/osm/monaco.osm.pbf").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bundle = folder.appendingPathComponent("monaco.omk").path
+
+        let imported = try run(["import", monaco, "-o", bundle, "--max-zoom", "12", "--json"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((report["tilesPerZoom"] as? [String: Any])?.count, 13, imported.stdout)
+        XCTAssertTrue(imported.stderr.contains("building tiles"), "progress goes to standard error")
+
+        let inspected = try run(["tiles", "inspect", "12/2132/1493", "--bundle", bundle])
+        XCTAssertEqual(inspected.status, 0, inspected.stderr)
+        XCTAssertTrue(inspected.stdout.contains("transportation:"), inspected.stdout)
+        let json = try run(["tiles", "inspect", "12/2132/1493", "--bundle", bundle, "--json"])
+        XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+
+        let pmtiles = folder.appendingPathComponent("monaco.pmtiles").path
+        let exported = try run(["tiles", "export", "--bundle", bundle, "--pmtiles", pmtiles])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        XCTAssertTrue(exported.stdout.hasPrefix("Wrote "), exported.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: pmtiles))
+
+        XCTAssertNotEqual(try run(["tiles", "inspect", "3/9/1", "--bundle", bundle]).status, 0)
+        let absent = try run(["tiles", "inspect", "3/1/1", "--bundle", bundle])
+        XCTAssertEqual(absent.status, 1)
+        XCTAssertTrue(absent.stderr.contains("no tile"), absent.stderr)
+        let noBundle = try run(["tiles", "inspect", "0/0/0"])
+        XCTAssertNotEqual(noBundle.status, 0)
+        XCTAssertTrue(noBundle.stderr.contains("OPENMAPKIT_BUNDLE") || noBundle.stdout.contains("OPENMAPKIT_BUNDLE"), noBundle.stderr)
+        let missing = try run(["import", folder.appendingPathComponent("nothing.osm.pbf").path, "-o", bundle + "2"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("import failed"), missing.stderr)
+    }
 }
