@@ -73,12 +73,19 @@ public final class TileBuilder {
     /// The layer order in every tile: OpenMapTiles' order, bottom to top.
     private static let layerOrder = TileLayer.allCases
 
+    /// Layers whose lines are merged below the maximum zoom: road and river segments with the same
+    /// attributes become one multi-line feature, joined end to end where two segments meet, so low
+    /// zooms carry a few long lines instead of thousands of short ones (and labels can run along them).
+    public static let mergedLineLayers: Set<TileLayer> = [.transportation, .transportationName, .waterway, .boundary]
+
     /// Every tile built, encoded as MVT (uncompressed), in zoom/row/column order.
     public func tiles() -> [(TileID, [UInt8])] {
         content.keys.sorted().compactMap { id in
             guard let layers = content[id] else { return nil }
             let tile = VectorTile(layers: zip(TileBuilder.layerOrder, layers).compactMap { layer, features in
-                features.isEmpty ? nil : VectorTile.Layer(name: layer.rawValue, version: 2, extent: UInt32(options.extent), features: features)
+                guard !features.isEmpty else { return nil }
+                let merged = id.z < options.maximumZoom && TileBuilder.mergedLineLayers.contains(layer) ? mergeLines(features) : features
+                return VectorTile.Layer(name: layer.rawValue, version: 2, extent: UInt32(options.extent), features: merged)
             })
             guard !tile.layers.isEmpty else { return nil }
             return (id, tile.encoded())
@@ -90,6 +97,68 @@ public final class TileBuilder {
         var counts: [Int: Int] = [:]
         for id in content.keys { counts[id.z, default: 0] += 1 }
         return counts
+    }
+
+    // MARK: - Line merging
+
+    /// Merges line features with identical properties into one feature each, joining lines end to
+    /// end where exactly two ends meet. Lines of one-way features are never reversed to fit.
+    func mergeLines(_ features: [VectorTile.Feature]) -> [VectorTile.Feature] {
+        var groups: [[VectorTile.Property]: [[VectorTile.TilePoint]]] = [:]
+        var order: [[VectorTile.Property]] = []
+        var others: [VectorTile.Feature] = []
+        for feature in features {
+            guard case .lines(let lines) = feature.geometry, feature.id == nil else {
+                others.append(feature)
+                continue
+            }
+            if groups[feature.properties] == nil { order.append(feature.properties) }
+            groups[feature.properties, default: []].append(contentsOf: lines)
+        }
+        var result = others
+        for properties in order {
+            let oneway = properties.contains { $0.key == "oneway" }
+            result.append(VectorTile.Feature(properties: properties, geometry: .lines(joinLines(groups[properties]!, allowReversing: !oneway))))
+        }
+        return result
+    }
+
+    /// Joins lines that share an end point (where exactly two ends meet), greedily, in input order.
+    func joinLines(_ lines: [[VectorTile.TilePoint]], allowReversing: Bool) -> [[VectorTile.TilePoint]] {
+        guard lines.count > 1 else { return lines }
+        // Each end point: which line ends there (index, and whether it is the line's start).
+        var ends: [VectorTile.TilePoint: [(line: Int, atStart: Bool)]] = [:]
+        for (index, line) in lines.enumerated() where line.count >= 2 {
+            ends[line[0], default: []].append((index, true))
+            ends[line[line.count - 1], default: []].append((index, false))
+        }
+        var used = [Bool](repeating: false, count: lines.count)
+        var result: [[VectorTile.TilePoint]] = []
+        /// The unused line continuing from `point` (where exactly two ends meet), oriented to start there.
+        func continuation(at point: VectorTile.TilePoint, forward: Bool) -> [VectorTile.TilePoint]? {
+            guard let here = ends[point], here.count == 2 else { return nil }
+            for end in here where !used[end.line] {
+                // Going forward we need a line starting here; backward, one ending here.
+                if end.atStart == forward {
+                    used[end.line] = true
+                    return forward ? lines[end.line] : lines[end.line]
+                }
+                if allowReversing {
+                    used[end.line] = true
+                    return Array(lines[end.line].reversed())
+                }
+            }
+            return nil
+        }
+        for index in lines.indices where !used[index] {
+            used[index] = true
+            var line = lines[index]
+            guard line.count >= 2 else { result.append(line); continue }
+            while let next = continuation(at: line[line.count - 1], forward: true) { line.append(contentsOf: next.dropFirst()) }
+            while let previous = continuation(at: line[0], forward: false) { line.insert(contentsOf: previous.dropLast(), at: 0) }
+            result.append(line)
+        }
+        return result
     }
 
     // MARK: - Per tile

@@ -71,4 +71,28 @@ final class TileBuilderTests: XCTestCase {
         XCTAssertNotNil(tiles[TileID(containing: monaco, zoom: 14)]?[layer: "building"])
         XCTAssertEqual(builder.tileCounts[7], 1)
     }
+
+    func testSameNamedSegmentsMergeBelowTheMaximumZoom() {
+        let builder = TileBuilder()
+        typealias P = VectorTile.TilePoint
+        let a = P(0, 0), b = P(10, 0), c = P(20, 0), d = P(30, 0), e = P(10, 10)
+        let street = [VectorTile.Property("class", .string("minor")), VectorTile.Property("name", .string("Rue Grimaldi"))]
+        func feature(_ line: [P], _ properties: [VectorTile.Property]) -> VectorTile.Feature {
+            VectorTile.Feature(properties: properties, geometry: .lines([line]))
+        }
+        // A→B, B→C and D→C (drawn the other way) join into one line A…D.
+        let merged = builder.mergeLines([feature([a, b], street), feature([b, c], street), feature([d, c], street)])
+        XCTAssertEqual(merged.count, 1)
+        XCTAssertEqual(merged[0].geometry, .lines([[a, b, c, d]]))
+        // One-way segments are not reversed to fit.
+        let oneway = street + [VectorTile.Property("oneway", .uint(1))]
+        let directed = builder.mergeLines([feature([a, b], oneway), feature([b, c], oneway), feature([d, c], oneway)])
+        XCTAssertEqual(directed.count, 1)
+        XCTAssertEqual(directed[0].geometry, .lines([[a, b, c], [d, c]]))
+        // Three ends meeting at B is a junction: nothing is joined there. Other names stay apart.
+        let junction = builder.mergeLines([feature([a, b], street), feature([b, c], street), feature([b, e], street),
+                                           feature([c, d], [VectorTile.Property("class", .string("minor"))])])
+        XCTAssertEqual(junction.count, 2)
+        XCTAssertEqual(junction[0].geometry, .lines([[a, b], [b, c], [b, e]]))
+    }
 }
