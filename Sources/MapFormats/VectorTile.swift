@@ -3,7 +3,7 @@ import Foundation
 /// A Mapbox Vector Tile (specification 2.1): named layers of features whose geometry is in
 /// integer tile coordinates (origin top left, y down, `0..<extent` inside the tile).
 ///
-/// Decode with ``init(decoding:)-(Data)`` or ``VectorTileDecoder`` (which also reports the problems it
+/// Decode with ``init(decoding:)`` or ``VectorTileDecoder`` (which also reports the problems it
 /// recovered from); encode with ``encoded()`` or ``VectorTileEncoder``.
 public struct VectorTile: Hashable, Sendable {
     public var layers: [Layer]
@@ -91,8 +91,10 @@ extension VectorTile {
     /// A property value, keeping the wire kind it was written with (`int_value`, `sint_value` and
     /// `uint_value` are distinct), so that decoding and re-encoding a tile writes the same bytes.
     ///
-    /// Equality and hashing compare floating-point values by bit pattern: `NaN` equals an identical
-    /// `NaN` and `-0.0` differs from `0.0`, which is what a value table needs to deduplicate faithfully.
+    /// Equality and hashing compare what goes on the wire: strings by their UTF-8 bytes (not by
+    /// Unicode canonical equivalence, as `String` does) and floating-point values by bit pattern
+    /// (`NaN` equals an identical `NaN`, `-0.0` differs from `0.0`), which is what a value table
+    /// needs to deduplicate faithfully.
     public enum Value: Hashable, Sendable, CustomStringConvertible {
         case string(String)
         case float(Float)
@@ -107,7 +109,7 @@ extension VectorTile {
 
         public static func == (a: Value, b: Value) -> Bool {
             switch (a, b) {
-            case (.string(let x), .string(let y)): return x == y
+            case (.string(let x), .string(let y)): return utf8Equal(x, y)
             case (.float(let x), .float(let y)): return x.bitPattern == y.bitPattern
             case (.double(let x), .double(let y)): return x.bitPattern == y.bitPattern
             case (.int(let x), .int(let y)): return x == y
@@ -120,7 +122,7 @@ extension VectorTile {
 
         public func hash(into hasher: inout Hasher) {
             switch self {
-            case .string(let x): hasher.combine(0 as UInt8); hasher.combine(x)
+            case .string(let x): hasher.combine(0 as UInt8); hashUTF8(x, into: &hasher)
             case .float(let x): hasher.combine(1 as UInt8); hasher.combine(x.bitPattern)
             case .double(let x): hasher.combine(2 as UInt8); hasher.combine(x.bitPattern)
             case .int(let x): hasher.combine(3 as UInt8); hasher.combine(x)
@@ -211,6 +213,36 @@ extension VectorTile {
             self.features = features
         }
     }
+}
+
+/// Hashes a string's UTF-8 bytes (cheaper than `String`'s canonical hashing, and byte-exact).
+@inline(__always)
+func hashUTF8(_ string: String, into hasher: inout Hasher) {
+    var string = string
+    string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    hasher.combine(string.utf8.count)
+}
+
+/// Whether two strings have the same UTF-8 bytes.
+@inline(__always)
+func utf8Equal(_ a: String, _ b: String) -> Bool {
+    var a = a, b = b
+    let count = a.utf8.count
+    guard count == b.utf8.count else { return false }
+    guard count > 0 else { return true }
+    return a.withUTF8 { x in
+        b.withUTF8 { y in
+            guard let p = x.baseAddress, let q = y.baseAddress else { return x.elementsEqual(y) }
+            return memcmp(p, q, count) == 0
+        }
+    }
+}
+
+/// A string compared and hashed by its UTF-8 bytes: distinct wire strings stay distinct.
+struct UTF8Key: Hashable {
+    var string: String
+    static func == (a: UTF8Key, b: UTF8Key) -> Bool { utf8Equal(a.string, b.string) }
+    func hash(into hasher: inout Hasher) { hashUTF8(string, into: &hasher) }
 }
 
 // MARK: - Winding

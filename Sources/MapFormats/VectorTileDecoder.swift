@@ -136,7 +136,7 @@ public struct VectorTileDecoder {
     public var strict: Bool
     /// The largest inflated size accepted for a gzip-compressed tile.
     public var maxInflatedSize: Int
-    /// What the last ``decode(_:)-(UnsafeRawBufferPointer)`` recovered from.
+    /// What the last `decode` call recovered from.
     public private(set) var issues: [VectorTile.Issue] = []
 
     public init(strict: Bool = false, maxInflatedSize: Int = 64 << 20) {
@@ -179,7 +179,7 @@ public struct VectorTileDecoder {
     private mutating func decodeTile(_ bytes: UnsafeRawBufferPointer) throws(VectorTileError) -> VectorTile {
         var reader = ProtobufReader(bytes)
         var layers: [VectorTile.Layer] = []
-        var names = Set<String>()
+        var names = Set<UTF8Key>()  // the specification compares layer names byte for byte
         var layerIndex = 0
         while let (field, wireType) = try wrap(reader.nextField(), layer: nil) {
             let fieldStart = reader.offset
@@ -189,7 +189,7 @@ public struct VectorTileDecoder {
                 }
                 let range = try wrap(reader.readLengthDelimitedRange(), layer: layerIndex)
                 let layer = try decodeLayer(bytes, range, index: layerIndex)
-                if names.insert(layer.name).inserted {
+                if names.insert(UTF8Key(string: layer.name)).inserted {
                     layers.append(layer)
                 } else {
                     try recover(.duplicateLayerName(layer.name), .skippedLayer, at: range.lowerBound, layer: layerIndex, feature: nil)

@@ -9,7 +9,7 @@
 /// layer whose name repeats an earlier layer's, are dropped and counted.
 public struct VectorTileEncoder {
     private var writer = ProtobufWriter()
-    private var names = Set<String>()
+    private var names = Set<UTF8Key>()
     // Scratch buffers reused across features so that encoding allocates per layer, not per feature.
     private var commands: [UInt32] = []
     private var tags: [UInt32] = []
@@ -28,11 +28,11 @@ public struct VectorTileEncoder {
 
     /// Appends a layer to the tile.
     public mutating func append(_ layer: VectorTile.Layer) {
-        guard names.insert(layer.name).inserted else {
+        guard names.insert(UTF8Key(string: layer.name)).inserted else {
             droppedLayerCount += 1
             return
         }
-        var keyIndex: [String: UInt32] = [:]
+        var keyIndex: [UTF8Key: UInt32] = [:]
         var valueIndex: [VectorTile.Value: UInt32] = [:]
         var keys: [String] = []
         var values: [VectorTile.Value] = []
@@ -51,11 +51,12 @@ public struct VectorTileEncoder {
             }
             for property in feature.properties {
                 let k: UInt32
-                if let existing = keyIndex[property.key] {
+                let key = UTF8Key(string: property.key)
+                if let existing = keyIndex[key] {
                     k = existing
                 } else {
                     k = UInt32(keys.count)
-                    keyIndex[property.key] = k
+                    keyIndex[key] = k
                     keys.append(property.key)
                 }
                 let v: UInt32
