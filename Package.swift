@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "MapImportTests", dependencies: ["MapImport", "TestSupport"]),
         .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit", "TestSupport"]),
         // Runs the built `openmapkit` binary as a user would.
-        .testTarget(name: "CommandLineTests", dependencies: ["openmapkit"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["openmapkit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

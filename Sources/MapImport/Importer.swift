@@ -104,6 +104,20 @@ public final class BundleImporter {
             }
         }
 
+        /// An assembled area's polygons as features, or a count of what went wrong.
+        func addArea(_ assembly: AreaAssembly, _ features: [SchemaFeature]) {
+            report.missingWayReferences += assembly.report.missingWayCount
+            report.missingNodeReferences += assembly.report.missingNodeCount
+            guard assembly.isValid else {
+                report.invalidAreas += 1
+                return
+            }
+            for polygon in assembly.polygons {
+                let rings = polygon.map { $0.map(mapPoint) }
+                add(features, .polygon(rings), polygon: rings)
+            }
+        }
+
         // 1. Relations: which are areas or boundaries, and which ways they need.
         progress(.relations, nil)
         var areaRelations: [OSMRelation] = []
@@ -151,16 +165,7 @@ public final class BundleImporter {
                 if closed && schema.isArea(way.tags) {
                     let features = schema.features(for: way.tags, kind: .area)
                     guard !features.isEmpty else { return }
-                    let assembly = assembler.assemble(closedWay: way, location: nodes.location(of:))
-                    report.missingNodeReferences += assembly.report.missingNodeCount
-                    guard assembly.isValid else {
-                        report.invalidAreas += 1
-                        return
-                    }
-                    for polygon in assembly.polygons {
-                        let rings = polygon.map { $0.map(mapPoint) }
-                        add(features, .polygon(rings), polygon: rings)
-                    }
+                    addArea(assembler.assemble(closedWay: way, location: nodes.location(of:)), features)
                 } else {
                     let features = schema.features(for: way.tags, kind: .line)
                     guard !features.isEmpty else { return }
@@ -181,17 +186,7 @@ public final class BundleImporter {
             try checkCancelled()
             let features = schema.features(for: relation.tags, kind: .area)
             guard !features.isEmpty else { continue }
-            let assembly = assembler.assemble(relation: relation, way: { memberWays[$0] }, location: nodes.location(of:))
-            report.missingWayReferences += assembly.report.missingWayCount
-            report.missingNodeReferences += assembly.report.missingNodeCount
-            guard assembly.isValid else {
-                report.invalidAreas += 1
-                continue
-            }
-            for polygon in assembly.polygons {
-                let rings = polygon.map { $0.map(mapPoint) }
-                add(features, .polygon(rings), polygon: rings)
-            }
+            addArea(assembler.assemble(relation: relation, way: { memberWays[$0] }, location: nodes.location(of:)), features)
         }
         // A way shared by several boundaries is drawn once, with the most important admin level.
         var boundaryWays: [Int64: (SchemaFeature, OSMWay)] = [:]

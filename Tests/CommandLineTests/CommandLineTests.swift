@@ -1,35 +1,16 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The `openmapkit` verbs, run as processes: output, JSON, exit codes and error messages.
 final class CommandLineTests: XCTestCase {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
     /// The `openmapkit` binary next to this test bundle (SwiftPM builds both into one folder).
     var binary: URL {
         Bundle.main.bundleURL.appendingPathComponent("openmapkit")
     }
 
-    func run(_ arguments: [String], input: String = "") throws -> Result {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                      stderr: String(decoding: err, as: UTF8.self))
+    func run(_ arguments: [String], input: String = "") throws -> ProcessResult {
+        try runProcess(binary.path, arguments, input: Data(input.utf8))
     }
 
     func testRegionText() throws {

@@ -16,21 +16,14 @@ final class OSMPBFTests: XCTestCase {
 
     // MARK: Helpers
 
-    /// Runs a command and returns its standard output; fails the test clearly if it is missing.
+    /// Runs a reference tool and returns its standard output; a missing or failing tool fails the test.
     func run(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw XCTSkip("`\(arguments.joined(separator: " "))` failed with status \(process.terminationStatus)")
+        let result = try runProcess(arguments[0], Array(arguments.dropFirst()))
+        guard result.status == 0 else {
+            XCTFail("`\(arguments.joined(separator: " "))` failed with status \(result.status) (is osmium-tool installed? make test installs it): \(result.stderr)")
+            throw CocoaError(.executableLoad)
         }
-        return output
+        return result.standardOutput
     }
 
     func requireOsmium() throws {

@@ -570,18 +570,7 @@ final class PMTilesTests: XCTestCase {
     }
 
     private func runPython(_ script: String, arguments: [String] = [], input: String = "") throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let stdout = Pipe(), stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stdout
-        process.standardInput = stdin
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try runProcess("python3", ["-c", script] + arguments, input: Data(input.utf8))
+        return (result.status, result.stdout + result.stderr)
     }
 }

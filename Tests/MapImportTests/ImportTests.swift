@@ -1,6 +1,7 @@
 import Foundation
 import MapFormats
 import MapGeometry
+import TestSupport
 import XCTest
 @testable import MapImport
 
@@ -60,7 +61,8 @@ final class ImportTests: XCTestCase {
             guard id.z == 14 else { return }
             buildings += try VectorTile(decoding: try Compression.inflate(data))[layer: "building"]?.features.count ?? 0
         }
-        let ogr = try run("/usr/bin/ogrinfo", ["-ro", "-so", bundle.appendingPathComponent("tiles.mbtiles").path, "building"])
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: "/usr/bin/ogrinfo"), "ogrinfo is missing: apt-get install gdal-bin (make test installs it)")
+        let ogr = try runProcess("/usr/bin/ogrinfo", ["-ro", "-so", bundle.appendingPathComponent("tiles.mbtiles").path, "building"]).stdout
         XCTAssertTrue(ogr.contains("Feature Count: \(buildings)"), "ogrinfo (gdal-bin) says:\n\(ogr)\nwe count \(buildings)")
     }
 
@@ -85,23 +87,6 @@ final class ImportTests: XCTestCase {
             XCTAssertTrue(message.contains("notes.osm.pbf"), message)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.omk").path))
-    }
-
-    private func run(_ executable: String, _ arguments: [String]) throws -> String {
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
-            XCTFail("\(executable) is missing: apt-get install gdal-bin (make test installs it)")
-            return ""
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self)
     }
 }
 
