@@ -146,12 +146,16 @@ public final class BundleImporter {
         let assembler = MultipolygonAssembler()
         var lookupsReady = false
         try scan(reader, kinds: [.nodes, .ways], fileSize: fileSize, phase: .nodesAndWays) { block in
-            try block.forEachNode { node in
-                report.nodes += 1
-                nodes.append(id: node.id, location: node.location)
-                guard !node.tags.isEmpty else { return }
-                let features = schema.features(for: node.tags, kind: .point)
-                if !features.isEmpty { add(features, .point(mapPoint(node.location))) }
+            // Nodes straight from the block's columns: most have no tags, and need no Strings.
+            let columns = block.nodes
+            report.nodes += columns.count
+            for i in 0..<columns.count {
+                nodes.append(id: columns.ids[i], location: columns.locations[i])
+                let tagRange = columns.tags.range(of: i)
+                guard !tagRange.isEmpty else { continue }
+                let tags: OSMTags = tagRange.map { (key: block.strings[columns.tags.keys[$0]], value: block.strings[columns.tags.values[$0]]) }
+                let features = schema.features(for: tags, kind: .point)
+                if !features.isEmpty { add(features, .point(mapPoint(columns.locations[i]))) }
             }
             try block.forEachWay { way in
                 report.ways += 1
@@ -225,15 +229,14 @@ public final class BundleImporter {
 
         let archiveURL = staging.appendingPathComponent("tiles.mbtiles")
         let writer = try MBTilesWriter(destination: archiveURL)
-        let tiles = builder.tiles()
+        let tiles = try builder.tiles { try Compression.deflate($0, container: .gzip) }
         finishPhase(.tiles)
         progress(.writing, 0)
-        for (index, (id, bytes)) in tiles.enumerated() {
+        for (index, (id, compressed)) in tiles.enumerated() {
             if index % 256 == 0 {
                 try checkCancelled()
                 progress(.writing, Double(index) / Double(max(tiles.count, 1)))
             }
-            let compressed = try Compression.deflate(bytes, container: .gzip)
             try writer.add(id, data: Data(compressed))
             report.tilesPerZoom[id.z, default: 0] += 1
         }

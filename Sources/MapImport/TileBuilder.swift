@@ -78,18 +78,33 @@ public final class TileBuilder {
     /// zooms carry a few long lines instead of thousands of short ones (and labels can run along them).
     public static let mergedLineLayers: Set<TileLayer> = [.transportation, .transportationName, .waterway, .boundary]
 
-    /// Every tile built, encoded as MVT (uncompressed), in zoom/row/column order.
-    public func tiles() -> [(TileID, [UInt8])] {
-        content.keys.sorted().compactMap { id in
-            guard let layers = content[id] else { return nil }
+    /// Every tile built, encoded as MVT and passed through `transform` (gzip, say), in zoom/row/column
+    /// order. Tiles are encoded on all cores.
+    public func tiles(transform: @Sendable ([UInt8]) throws -> [UInt8] = { $0 }) throws -> [(TileID, [UInt8])] {
+        let ids = content.keys.sorted()
+        // Each iteration below writes only its own slot, so sharing the buffer is safe.
+        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<Result<[UInt8], Error>?>.allocate(capacity: ids.count)
+        results.initialize(repeating: nil)
+        defer { results.deallocate() }
+        let content = self.content, options = self.options
+        DispatchQueue.concurrentPerform(iterations: ids.count) { index in
+            let id = ids[index]
+            guard let layers = content[id] else { return }
             let tile = VectorTile(layers: zip(TileBuilder.layerOrder, layers).compactMap { layer, features in
                 guard !features.isEmpty else { return nil }
-                let merged = id.z < options.maximumZoom && TileBuilder.mergedLineLayers.contains(layer) ? mergeLines(features) : features
+                let merged = id.z < options.maximumZoom && TileBuilder.mergedLineLayers.contains(layer) ? TileBuilder.mergeLines(features) : features
                 return VectorTile.Layer(name: layer.rawValue, version: 2, extent: UInt32(options.extent), features: merged)
             })
-            guard !tile.layers.isEmpty else { return nil }
-            return (id, tile.encoded())
+            guard !tile.layers.isEmpty else { return }
+            results[index] = Result { try transform(tile.encoded()) }
         }
+        var tiles: [(TileID, [UInt8])] = []
+        tiles.reserveCapacity(ids.count)
+        for (index, id) in ids.enumerated() {
+            guard let result = results[index] else { continue }
+            tiles.append((id, try result.get()))
+        }
+        return tiles
     }
 
     /// How many tiles hold anything, per zoom.
@@ -103,7 +118,7 @@ public final class TileBuilder {
 
     /// Merges line features with identical properties into one feature each, joining lines end to
     /// end where exactly two ends meet. Lines of one-way features are never reversed to fit.
-    func mergeLines(_ features: [VectorTile.Feature]) -> [VectorTile.Feature] {
+    static func mergeLines(_ features: [VectorTile.Feature]) -> [VectorTile.Feature] {
         var groups: [[VectorTile.Property]: [[VectorTile.TilePoint]]] = [:]
         var order: [[VectorTile.Property]] = []
         var others: [VectorTile.Feature] = []
@@ -124,7 +139,7 @@ public final class TileBuilder {
     }
 
     /// Joins lines that share an end point (where exactly two ends meet), greedily, in input order.
-    func joinLines(_ lines: [[VectorTile.TilePoint]], allowReversing: Bool) -> [[VectorTile.TilePoint]] {
+    static func joinLines(_ lines: [[VectorTile.TilePoint]], allowReversing: Bool) -> [[VectorTile.TilePoint]] {
         guard lines.count > 1 else { return lines }
         // Each end point: which line ends there (index, and whether it is the line's start).
         var ends: [VectorTile.TilePoint: [(line: Int, atStart: Bool)]] = [:]

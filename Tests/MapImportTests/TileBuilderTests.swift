@@ -9,7 +9,7 @@ final class TileBuilderTests: XCTestCase {
 
     private func decoded(_ builder: TileBuilder) throws -> [TileID: VectorTile] {
         var result: [TileID: VectorTile] = [:]
-        for (id, bytes) in builder.tiles() { result[id] = try VectorTile(decoding: bytes) }
+        for (id, bytes) in try builder.tiles() { result[id] = try VectorTile(decoding: bytes) }
         return result
     }
 
@@ -73,7 +73,6 @@ final class TileBuilderTests: XCTestCase {
     }
 
     func testSameNamedSegmentsMergeBelowTheMaximumZoom() {
-        let builder = TileBuilder()
         typealias P = VectorTile.TilePoint
         let a = P(0, 0), b = P(10, 0), c = P(20, 0), d = P(30, 0), e = P(10, 10)
         let street = [VectorTile.Property("class", .string("minor")), VectorTile.Property("name", .string("Rue Grimaldi"))]
@@ -81,16 +80,16 @@ final class TileBuilderTests: XCTestCase {
             VectorTile.Feature(properties: properties, geometry: .lines([line]))
         }
         // A→B, B→C and D→C (drawn the other way) join into one line A…D.
-        let merged = builder.mergeLines([feature([a, b], street), feature([b, c], street), feature([d, c], street)])
+        let merged = TileBuilder.mergeLines([feature([a, b], street), feature([b, c], street), feature([d, c], street)])
         XCTAssertEqual(merged.count, 1)
         XCTAssertEqual(merged[0].geometry, .lines([[a, b, c, d]]))
         // One-way segments are not reversed to fit.
         let oneway = street + [VectorTile.Property("oneway", .uint(1))]
-        let directed = builder.mergeLines([feature([a, b], oneway), feature([b, c], oneway), feature([d, c], oneway)])
+        let directed = TileBuilder.mergeLines([feature([a, b], oneway), feature([b, c], oneway), feature([d, c], oneway)])
         XCTAssertEqual(directed.count, 1)
         XCTAssertEqual(directed[0].geometry, .lines([[a, b, c], [d, c]]))
         // Three ends meeting at B is a junction: nothing is joined there. Other names stay apart.
-        let junction = builder.mergeLines([feature([a, b], street), feature([b, c], street), feature([b, e], street),
+        let junction = TileBuilder.mergeLines([feature([a, b], street), feature([b, c], street), feature([b, e], street),
                                            feature([c, d], [VectorTile.Property("class", .string("minor"))])])
         XCTAssertEqual(junction.count, 2)
         XCTAssertEqual(junction[0].geometry, .lines([[a, b], [b, c], [b, e]]))
