@@ -18,7 +18,9 @@ public enum SourceGeometry: Sendable {
 ///
 /// Each feature descends the tile pyramid from the root: a tile's children are clipped from the
 /// tile's own clipped geometry, so a large polygon costs about its vertex count per zoom level
-/// rather than per tile. Tiles are built in memory; ``tiles()`` hands them out encoded.
+/// rather than per tile. Features are collected as they are added and cut when the tiles are
+/// asked for, in slices on all cores; tiles are built in memory and ``tiles(transform:)`` hands them
+/// out encoded.
 public final class TileBuilder {
     /// How tiles are cut and generalised.
     public struct Options: Sendable {
@@ -45,27 +47,61 @@ public final class TileBuilder {
     public let options: Options
     /// Per tile, per layer (in `TileLayer` order), the features written there.
     private var content: [TileID: [[VectorTile.Feature]]] = [:]
+    /// Features added since the last cut, waiting to be cut into tiles on all cores.
+    private var pending: [PendingFeature] = []
     public private(set) var featureCount = 0
+
+    struct PendingFeature: Sendable {
+        var layer: TileLayer
+        var firstZoom: Int
+        var properties: [VectorTile.Property]
+        var geometry: SourceGeometry
+    }
 
     public init(options: Options = Options()) {
         self.options = options
     }
 
     /// Adds a feature to every tile from `minimumZoom` to the maximum zoom that it shows in.
+    /// Cutting happens later, in parallel, when the tiles are asked for.
     public func add(layer: TileLayer, minimumZoom: Int, attributes: [(key: String, value: TileValue)], geometry: SourceGeometry) {
-        let properties = attributes.map { VectorTile.Property($0.key, vectorTileValue($0.value)) }
         let first = max(minimumZoom, options.minimumZoom)
         guard first <= options.maximumZoom else { return }
         featureCount += 1
-        // Descend to the first zoom through the tile containing the feature's bounds, clipping on the way.
-        var work: [(TileID, SourceGeometry)] = [(TileID(z: 0, x: 0, y: 0)!, geometry)]
-        while let (tile, piece) = work.popLast() {
-            if tile.z >= first { emit(piece, in: tile, layer: layer, properties: properties) }
-            guard tile.z < options.maximumZoom else { continue }
-            for child in tile.children {
-                let rect = bufferedRect(child)
-                guard let clipped = clip(piece, to: rect) else { continue }
-                work.append((child, clipped))
+        pending.append(PendingFeature(layer: layer, firstZoom: first,
+                                      properties: attributes.map { VectorTile.Property($0.key, vectorTileValue($0.value)) },
+                                      geometry: geometry))
+    }
+
+    /// Cuts the pending features into tiles: contiguous slices of them on all cores, each into
+    /// its own tile map, merged in slice order so every tile lists its features in the order added.
+    private func cutPending() {
+        guard !pending.isEmpty else { return }
+        let features = pending
+        pending = []
+        let slices = min(features.count, ProcessInfo.processInfo.activeProcessorCount * 4)
+        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<[TileID: [[VectorTile.Feature]]]>.allocate(capacity: slices)
+        results.initialize(repeating: [:])
+        defer {
+            results.deinitialize()
+            results.deallocate()
+        }
+        let cutter = TileCutter(options: options)
+        DispatchQueue.concurrentPerform(iterations: slices) { slice in
+            let range = (features.count * slice / slices)..<(features.count * (slice + 1) / slices)
+            var local: [TileID: [[VectorTile.Feature]]] = [:]
+            for feature in features[range] { cutter.cut(feature, into: &local) }
+            results[slice] = local
+        }
+        for slice in 0..<slices {
+            for (tile, layers) in results[slice] {
+                if content[tile] == nil {
+                    content[tile] = layers
+                } else {
+                    for (index, features) in layers.enumerated() where !features.isEmpty {
+                        content[tile]![index].append(contentsOf: features)
+                    }
+                }
             }
         }
     }
@@ -81,6 +117,7 @@ public final class TileBuilder {
     /// Every tile built, encoded as MVT and passed through `transform` (gzip, say), in zoom/row/column
     /// order. Tiles are encoded on all cores.
     public func tiles(transform: @Sendable ([UInt8]) throws -> [UInt8] = { $0 }) throws -> [(TileID, [UInt8])] {
+        cutPending()
         let ids = content.keys.sorted()
         // Each iteration below writes only its own slot, so sharing the buffer is safe.
         nonisolated(unsafe) let results = UnsafeMutableBufferPointer<Result<[UInt8], Error>?>.allocate(capacity: ids.count)
@@ -109,6 +146,7 @@ public final class TileBuilder {
 
     /// How many tiles hold anything, per zoom.
     public var tileCounts: [Int: Int] {
+        cutPending()
         var counts: [Int: Int] = [:]
         for id in content.keys { counts[id.z, default: 0] += 1 }
         return counts
@@ -176,15 +214,50 @@ public final class TileBuilder {
         return result
     }
 
+    static let emptyTile = [[VectorTile.Feature]](repeating: [], count: layerOrder.count)
+    static let layerIndex: [TileLayer: Int] = Dictionary(uniqueKeysWithValues: layerOrder.enumerated().map { ($1, $0) })
+}
+
+/// The vector tile value for a schema value (integers as sint, which packs negatives small).
+func vectorTileValue(_ value: TileValue) -> VectorTile.Value {
+    switch value {
+    case .string(let s): .string(s)
+    case .int(let i): i < 0 ? .sint(i) : .uint(UInt64(i))
+    case .double(let d): .double(d)
+    case .bool(let b): .bool(b)
+    }
+}
+
+/// The per-feature work of cutting into tiles: pure functions of the options, so slices of
+/// features can be cut on several threads at once.
+private struct TileCutter: Sendable {
+    let options: TileBuilder.Options
+
+    /// Descends the pyramid from the root to the feature's first zoom and below, each tile's
+    /// children clipped from the tile's own clipped geometry.
+    func cut(_ feature: TileBuilder.PendingFeature, into content: inout [TileID: [[VectorTile.Feature]]]) {
+        var work: [(TileID, SourceGeometry)] = [(TileID(z: 0, x: 0, y: 0)!, feature.geometry)]
+        while let (tile, piece) = work.popLast() {
+            if tile.z >= feature.firstZoom {
+                emit(piece, in: tile, layer: feature.layer, properties: feature.properties, into: &content)
+            }
+            guard tile.z < options.maximumZoom else { continue }
+            for child in tile.children {
+                guard let clipped = clip(piece, to: bufferedRect(child)) else { continue }
+                work.append((child, clipped))
+            }
+        }
+    }
+
     // MARK: - Per tile
 
-    private func bufferedRect(_ tile: TileID) -> MKMapRect {
+    func bufferedRect(_ tile: TileID) -> MKMapRect {
         let rect = tile.mapRect
         let margin = rect.width * Double(options.buffer) / Double(options.extent)
         return rect.insetBy(dx: -margin, dy: -margin)
     }
 
-    private func clip(_ geometry: SourceGeometry, to rect: MKMapRect) -> SourceGeometry? {
+    func clip(_ geometry: SourceGeometry, to rect: MKMapRect) -> SourceGeometry? {
         switch geometry {
         case .point(let p):
             return rect.contains(p) ? geometry : nil
@@ -200,7 +273,7 @@ public final class TileBuilder {
         }
     }
 
-    private func boundsIntersect(_ points: [MKMapPoint], _ rect: MKMapRect) -> Bool {
+    func boundsIntersect(_ points: [MKMapPoint], _ rect: MKMapRect) -> Bool {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for p in points {
             minX = min(minX, p.x); maxX = max(maxX, p.x)
@@ -209,7 +282,8 @@ public final class TileBuilder {
         return minX <= rect.maxX && maxX >= rect.minX && minY <= rect.maxY && maxY >= rect.minY
     }
 
-    private func emit(_ geometry: SourceGeometry, in tile: TileID, layer: TileLayer, properties: [VectorTile.Property]) {
+    func emit(_ geometry: SourceGeometry, in tile: TileID, layer: TileLayer, properties: [VectorTile.Property],
+                      into content: inout [TileID: [[VectorTile.Feature]]]) {
         let rect = tile.mapRect
         let scale = Double(options.extent) / rect.width
         let atMaximum = tile.z >= options.maximumZoom
@@ -248,7 +322,7 @@ public final class TileBuilder {
             .append(VectorTile.Feature(properties: properties, geometry: vectorGeometry))
     }
 
-    private func tileLine(_ points: [MKMapPoint], tolerance: Double, scale: Double, dropShort: Bool,
+    func tileLine(_ points: [MKMapPoint], tolerance: Double, scale: Double, dropShort: Bool,
                           _ tilePoint: (MKMapPoint) -> VectorTile.TilePoint) -> [VectorTile.TilePoint]? {
         let simplified = Simplification.douglasPeucker(points, tolerance: tolerance)
         guard simplified.count >= 2 else { return nil }
@@ -262,16 +336,4 @@ public final class TileBuilder {
         return simplified.map(tilePoint)
     }
 
-    private static let emptyTile = [[VectorTile.Feature]](repeating: [], count: layerOrder.count)
-    private static let layerIndex: [TileLayer: Int] = Dictionary(uniqueKeysWithValues: layerOrder.enumerated().map { ($1, $0) })
-}
-
-/// The vector tile value for a schema value (integers as sint, which packs negatives small).
-func vectorTileValue(_ value: TileValue) -> VectorTile.Value {
-    switch value {
-    case .string(let s): .string(s)
-    case .int(let i): i < 0 ? .sint(i) : .uint(UInt64(i))
-    case .double(let d): .double(d)
-    case .bool(let b): .bool(b)
-    }
 }
