@@ -38,6 +38,7 @@ deps:
 
 bench-deps: deps
 	$(call apt_install,$(APT_BENCH))
+	@python3 -c "import osmium" 2>/dev/null || python3 -m pip install --quiet osmium
 
 build: deps
 	$(SWIFT) build -c release --product openmapkit
@@ -55,7 +56,7 @@ bench: bench-deps
 	$(SWIFT) build -c release --product openmapkit
 	$(RELEASE_BIN)/OpenMapKitBenchmarks
 	python3 Benchmarks/compare-peers.py $(RELEASE_BIN)/openmapkit
-	python3 Benchmarks/compare-import.py $(RELEASE_BIN)/openmapkit
+	python3 Benchmarks/compare-import.py $(RELEASE_BIN)/openmapkit --scale
 
 clean:
 	rm -rf .build

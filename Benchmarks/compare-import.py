@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Import benchmark: `openmapkit import` against tilemaker (OpenMapTiles profile), side by side.
 
-Usage: compare-import.py PATH/TO/openmapkit [EXTRACT.osm.pbf ...]
+Usage: compare-import.py PATH/TO/openmapkit [--scale] [EXTRACT.osm.pbf ...]
 
 For each extract (default: the Monaco, Andorra and Liechtenstein samples) it runs our importer
 and ../shared/peers/tiles/tilemaker.sh alternately, RUNS times each, and prints the median wall
 time, CPU time and peak memory of each with the ratios (ours / tilemaker; below 1 is better for
-us), plus the output sizes. Peak memory and CPU come from wait4(2), which includes the
+us), plus the output sizes. With --scale it also imports Andorra ×100 (52 MB, 7 M nodes), made once
+with ../shared/tools/make-large-extract.py (needs `pip install osmium`) and kept in
+.build/bench-data, once per importer (a run takes tens of seconds). Peak memory and CPU come from wait4(2), which includes the
 children a process waited for (tilemaker.sh runs tilemaker as its child).
 """
 import os
@@ -43,8 +45,33 @@ def size_of(path):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
+    global RUNS
     openmapkit = sys.argv[1]
-    extracts = sys.argv[2:] or [os.path.join(SHARED, "data", "osm", f"{n}.osm.pbf") for n in ("monaco", "andorra", "liechtenstein")]
+    arguments = sys.argv[2:]
+    scale = "--scale" in arguments
+    arguments = [a for a in arguments if a != "--scale"]
+    extracts = arguments or [os.path.join(SHARED, "data", "osm", f"{n}.osm.pbf") for n in ("monaco", "andorra", "liechtenstein")]
+    compare(openmapkit, extracts)
+    if scale:
+        RUNS = 1
+        compare(openmapkit, [large_extract("andorra", 100)])
+
+
+def large_extract(name, copies):
+    """The sample `name` tiled `copies` times, made once and cached."""
+    folder = os.path.join(HERE, "..", ".build", "bench-data")
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, f"{name}-x{copies}.osm.pbf")
+    if not os.path.exists(path):
+        print(f"making {os.path.basename(path)} …", file=sys.stderr)
+        subprocess.run([sys.executable, os.path.join(SHARED, "tools", "make-large-extract.py"),
+                        os.path.join(SHARED, "data", "osm", f"{name}.osm.pbf"), path + ".partial",
+                        "--copies", str(copies), "--rename"], check=True)
+        os.replace(path + ".partial", path)
+    return path
+
+
+def compare(openmapkit, extracts):
     tilemaker = os.path.join(SHARED, "peers", "tiles", "tilemaker.sh")
     print(f"{'extract':<22}{'':>6}{'wall s':>10}{'cpu s':>10}{'peak MiB':>10}{'output MiB':>12}")
     for extract in extracts:
