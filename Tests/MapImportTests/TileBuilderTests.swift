@@ -94,4 +94,19 @@ final class TileBuilderTests: XCTestCase {
         XCTAssertEqual(junction.count, 2)
         XCTAssertEqual(junction[0].geometry, .lines([[a, b], [b, c], [b, e]]))
     }
+
+    func testFeaturesNearATileEdgeReachTheNeighboursBuffer() throws {
+        let builder = TileBuilder()
+        let tile = TileID(containing: monaco, zoom: 14)
+        let rect = tile.mapRect
+        // 10 tile units inside the tile's east edge: also within the 64-unit buffer of its east neighbour.
+        let point = MKMapPoint(x: rect.maxX - rect.width * 10 / 4096, y: rect.midY)
+        builder.add(layer: .poi, minimumZoom: 14, attributes: [("class", .string("cafe"))], geometry: .point(point))
+        let tiles = try decoded(builder)
+        XCTAssertEqual(Set(tiles.keys), [tile, TileID(z: 14, x: tile.x + 1, y: tile.y)!])
+        guard case .points(let points)? = tiles[TileID(z: 14, x: tile.x + 1, y: tile.y)!]?[layer: "poi"]?.features.first?.geometry else {
+            return XCTFail("no point in the neighbour")
+        }
+        XCTAssertEqual(points[0].x, -10)
+    }
 }
