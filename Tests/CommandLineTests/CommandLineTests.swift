@@ -67,8 +67,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testImportInspectAndExport() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let monaco = root.deletingLastPathComponent().appendingPathComponent("shared/data/osm/monaco.osm.pbf").path
+        let monaco = TestData.shared("data/osm/monaco.osm.pbf").path
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let bundle = folder.appendingPathComponent("monaco.omk").path

@@ -7,9 +7,7 @@ import XCTest
 
 /// The OSM PBF reader against osmium on real extracts, and against hostile files built here.
 final class OSMPBFTests: XCTestCase {
-    static let dataFolder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/data/osm")
+    static let dataFolder = TestData.shared("data/osm")
     static let extracts = ["monaco.osm.pbf", "andorra.osm.pbf", "liechtenstein.osm.pbf"]
 
     static func url(_ name: String) -> URL { dataFolder.appendingPathComponent(name) }

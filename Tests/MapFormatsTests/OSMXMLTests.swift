@@ -181,11 +181,8 @@ final class OSMXMLTests: XCTestCase {
     /// The osm-testdata grid's all.osm (every test case in one file), read by this reader and by
     /// Foundation's XMLParser: the same elements, ids, coordinates, references, members and tags.
     func testAgreesWithXMLParserOnTheTestdataGrid() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("../shared/conformance/osm-testdata/grid/data/all.osm")
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw XCTSkip("osm-testdata all.osm not found at \(url.path)")
-        }
+        let url = TestData.shared("conformance/osm-testdata/grid/data/all.osm")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: url.path), "osm-testdata all.osm not found at \(url.path)")
         let data = try Data(contentsOf: url)
         let ours = try OSMXMLDocument.parse(data)
 

@@ -5,9 +5,7 @@ import XCTest
 
 final class PMTilesTests: XCTestCase {
     /// /work/shared/conformance/pmtiles, found beside the package root.
-    static let fixtures: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/conformance/pmtiles")
+    static let fixtures = TestData.shared("conformance/pmtiles")
 
     private func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("pmtiles-tests-\(UUID().uuidString)")

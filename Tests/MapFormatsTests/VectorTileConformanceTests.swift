@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import MapFormats
 
@@ -6,14 +7,7 @@ import XCTest
 final class VectorTileConformanceTests: XCTestCase {
     typealias Point = VectorTile.TilePoint
 
-    static let root: URL = {
-        // Tests/MapFormatsTests/<file> → package root → ../shared
-        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
-            url.deleteLastPathComponent()
-        }
-        return url.deletingLastPathComponent().appendingPathComponent("shared/conformance/mvt-fixtures")
-    }()
+    static let root = TestData.shared("conformance/mvt-fixtures")
 
     /// Fixtures whose expectation in info.json is contradictory, with the outcome this decoder gives.
     static let ambiguous: [String: String] = [

@@ -21,9 +21,7 @@ final class GeodesicTests: XCTestCase {
     /// The package root is three levels above this file (Tests/MapGeometryTests/GeodesicTests.swift);
     /// the shared data sits beside it.
     static var dataURL: URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("../shared/conformance/geodesic/wgs84-geodesics.txt").standardizedFileURL
+        TestData.shared("conformance/geodesic/wgs84-geodesics.txt")
     }
 
     func loadRows() throws -> [Row] {

@@ -7,9 +7,7 @@ import XCTest
 
 /// The whole import on the real Monaco extract, checked against our own decoder and GDAL's.
 final class ImportTests: XCTestCase {
-    static let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
-    let monaco = shared.appendingPathComponent("data/osm/monaco.osm.pbf")
+    let monaco = TestData.shared("data/osm/monaco.osm.pbf")
     var folder: URL!
 
     override func setUpWithError() throws {

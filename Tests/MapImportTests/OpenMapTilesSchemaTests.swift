@@ -1,5 +1,6 @@
 import Foundation
 import MapFormats
+import TestSupport
 import XCTest
 @testable import MapImport
 
@@ -143,8 +144,7 @@ final class OpenMapTilesSchemaTests: XCTestCase {
 
     /// The README documents exactly the schema the code writes.
     func testReadmeDocumentsTheSchema() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: TestData.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         XCTAssertTrue(readme.contains(TileLayer.markdownTable),
                       "README's schema table is out of date; replace it with:\n\(TileLayer.markdownTable)")
     }

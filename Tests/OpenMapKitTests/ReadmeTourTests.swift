@@ -1,5 +1,6 @@
 import Foundation
 import OpenMapKit
+import TestSupport
 import XCTest
 
 /// The README's "A short tour" compiles and runs: its code is the body of `testTourRuns` between
@@ -49,8 +50,7 @@ final class ReadmeTourTests: XCTestCase {
     }
 
     func testReadmeShowsThisCode() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: TestData.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
 
         let tourSection = try XCTUnwrap(readme.range(of: "## A short tour"), "README has no tour section")
