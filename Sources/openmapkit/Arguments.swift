@@ -15,6 +15,16 @@ extension CLLocationCoordinate2D: ExpressibleByArgument {
     }
 }
 
+/// A span written `LATDELTA,LONDELTA` in degrees, each positive and at most 180 and 360.
+extension MKCoordinateSpan: ExpressibleByArgument {
+    public init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let latitudeDelta = Double(parts[0]), let longitudeDelta = Double(parts[1]),
+              latitudeDelta > 0, latitudeDelta <= 180, longitudeDelta > 0, longitudeDelta <= 360 else { return nil }
+        self.init(latitudeDelta: latitudeDelta, longitudeDelta: longitudeDelta)
+    }
+}
+
 /// A view size written `WIDTHxHEIGHT` in points, e.g. `1024x768`.
 struct ViewSize: ExpressibleByArgument, CustomStringConvertible {
     var width: Double

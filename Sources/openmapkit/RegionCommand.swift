@@ -16,8 +16,8 @@ struct RegionCommand: ParsableCommand {
     @Option(help: "Full north–south and east–west extent in metres.")
     var meters: Double?
 
-    @Option(help: "Span in degrees, LATDELTA,LONDELTA (instead of --meters).")
-    var span: String?
+    @Option(help: "Span in degrees, LATDELTA,LONDELTA with 0 < LATDELTA ≤ 180 and 0 < LONDELTA ≤ 360 (instead of --meters).")
+    var span: MKCoordinateSpan?
 
     @Option(help: "The view that shows the region, WIDTHxHEIGHT in points.")
     var size: ViewSize = ViewSize(argument: "1024x768")!
@@ -28,25 +28,13 @@ struct RegionCommand: ParsableCommand {
     func validate() throws {
         if (meters == nil) == (span == nil) { throw ValidationError("Give exactly one of --meters or --span.") }
         if let meters, !(meters > 0 && meters <= 40_075_017) { throw ValidationError("--meters must be between 0 and 40 075 017.") }
-        if let span, parseSpan(span) == nil { throw ValidationError("--span must be LATDELTA,LONDELTA with 0 < LATDELTA ≤ 180 and 0 < LONDELTA ≤ 360.") }
     }
 
     func run() throws {
-        let region: MKCoordinateRegion
-        if let meters {
-            region = MKCoordinateRegion(center: center, latitudinalMeters: meters, longitudinalMeters: meters)
-        } else {
-            region = MKCoordinateRegion(center: center, span: parseSpan(span!)!)
-        }
+        let region = span.map { MKCoordinateRegion(center: center, span: $0) }
+            ?? MKCoordinateRegion(center: center, latitudinalMeters: meters ?? 0, longitudinalMeters: meters ?? 0)
         let report = RegionReport(region: region, viewSize: size.cgSize)
         if json { try printJSON(report) } else { print(report.text) }
-    }
-
-    private func parseSpan(_ text: String) -> MKCoordinateSpan? {
-        let parts = text.split(separator: ",")
-        guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]),
-              lat > 0, lat <= 180, lon > 0, lon <= 360 else { return nil }
-        return MKCoordinateSpan(latitudeDelta: lat, longitudeDelta: lon)
     }
 }
 
