@@ -47,16 +47,10 @@ public func poleOfInaccessibility(polygon rings: [[MKMapPoint]], precision: Doub
     }
     // Copy only when something has to be dropped.
     let polygon = finite ? rings : rings.map { ring in ring.filter { $0.x.isFinite && $0.y.isFinite } }
-    guard let exterior = polygon.first, let first = exterior.first else { return nil }
+    guard let exterior = polygon.first, !exterior.isEmpty else { return nil }
 
-    var minX = first.x, minY = first.y, maxX = first.x, maxY = first.y
-    for p in exterior {
-        minX = min(minX, p.x)
-        minY = min(minY, p.y)
-        maxX = max(maxX, p.x)
-        maxY = max(maxY, p.y)
-    }
-    let width = maxX - minX, height = maxY - minY
+    let bounds = MKMapRect(boundingPoints: exterior)
+    let (minX, minY, width, height) = (bounds.minX, bounds.minY, bounds.width, bounds.height)
     guard width > 0, height > 0, PlanarPolygon.area(polygon) > 0 else {
         return LabelSearch.outlinePoint(polygon)
     }

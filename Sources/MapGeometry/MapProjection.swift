@@ -124,6 +124,20 @@ public struct MKMapRect: Hashable, Sendable, Codable, CustomStringConvertible {
         self.init(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(a.x - b.x), height: abs(a.y - b.y))
     }
 
+    /// The smallest rectangle holding every point; `null` for none.
+    public init<S: Sequence>(boundingPoints points: S) where S.Element == MKMapPoint {
+        var iterator = points.makeIterator()
+        guard let first = iterator.next() else { self = .null; return }
+        var minX = first.x, maxX = first.x, minY = first.y, maxY = first.y
+        while let p = iterator.next() {
+            minX = min(minX, p.x)
+            maxX = max(maxX, p.x)
+            minY = min(minY, p.y)
+            maxY = max(maxY, p.y)
+        }
+        self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
     /// The null rectangle: origin (+∞, +∞), size 0. Union with it is the identity.
     public static let null = MKMapRect(x: .infinity, y: .infinity, width: 0, height: 0)
     /// The whole world: (0, 0, 2^28, 2^28).

@@ -319,8 +319,8 @@ public final class BundleImporter {
     }
 
     private func labelPrecision(_ rings: [[MKMapPoint]]) -> Double {
-        guard let outer = rings.first, let minX = outer.map(\.x).min(), let maxX = outer.map(\.x).max() else { return 1 }
-        return max((maxX - minX) / 100, 1)
+        guard let outer = rings.first, !outer.isEmpty else { return 1 }
+        return max(MKMapRect(boundingPoints: outer).width / 100, 1)
     }
 }
 

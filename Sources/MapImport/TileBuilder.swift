@@ -274,12 +274,9 @@ private struct TileCutter: Sendable {
     }
 
     func boundsIntersect(_ points: [MKMapPoint], _ rect: MKMapRect) -> Bool {
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for p in points {
-            minX = min(minX, p.x); maxX = max(maxX, p.x)
-            minY = min(minY, p.y); maxY = max(maxY, p.y)
-        }
-        return minX <= rect.maxX && maxX >= rect.minX && minY <= rect.maxY && maxY >= rect.minY
+        // Closed comparisons: a piece lying along the rectangle's edge still gets clipped.
+        let bounds = MKMapRect(boundingPoints: points)
+        return !bounds.isNull && bounds.minX <= rect.maxX && bounds.maxX >= rect.minX && bounds.minY <= rect.maxY && bounds.maxY >= rect.minY
     }
 
     func emit(_ geometry: SourceGeometry, in tile: TileID, layer: TileLayer, properties: [VectorTile.Property],

@@ -66,19 +66,6 @@ func intersectAcross180thMeridian(_ a: MKMapRect, _ b: MKMapRect) -> Bool {
     return false
 }
 
-/// The smallest rectangle holding all `points`; `null` for none.
-private func boundingRect(of points: [MKMapPoint]) -> MKMapRect {
-    guard let first = points.first else { return .null }
-    var minX = first.x, maxX = first.x, minY = first.y, maxY = first.y
-    for p in points.dropFirst() {
-        minX = min(minX, p.x)
-        maxX = max(maxX, p.x)
-        minY = min(minY, p.y)
-        maxY = max(maxY, p.y)
-    }
-    return MKMapRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
-}
-
 /// The coordinate of a rectangle's centre, longitude wrapped into −180…180; invalid for `null`.
 private func centreCoordinate(of rect: MKMapRect) -> CLLocationCoordinate2D {
     if rect.isNull { return kCLLocationCoordinate2DInvalid }
@@ -155,7 +142,7 @@ open class MKMultiPoint: MKShape, MKGeoJSONObject {
     public init(points: [MKMapPoint]) {
         storedPoints = points
         storedCoordinates = points.map(\.coordinate)
-        bounds = boundingRect(of: points)
+        bounds = MKMapRect(boundingPoints: points)
         super.init()
     }
 
@@ -166,7 +153,7 @@ open class MKMultiPoint: MKShape, MKGeoJSONObject {
         let points = coordinates.map(MKMapPoint.init)
         storedPoints = points
         storedCoordinates = coordinates
-        bounds = boundingRect(of: points)
+        bounds = MKMapRect(boundingPoints: points)
         super.init()
     }
 

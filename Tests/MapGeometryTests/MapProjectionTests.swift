@@ -95,6 +95,13 @@ final class MapProjectionTests: XCTestCase {
         XCTAssertTrue(MKMapRect(x: 0, y: 0, width: 5, height: 0).isEmpty)
     }
 
+    func testBoundingRect() {
+        XCTAssertTrue(MKMapRect(boundingPoints: [MKMapPoint]()).isNull)
+        XCTAssertEqual(MKMapRect(boundingPoints: [MKMapPoint(x: 3, y: 9), MKMapPoint(x: -1, y: 4), MKMapPoint(x: 2, y: 5)]),
+                       MKMapRect(x: -1, y: 4, width: 4, height: 5))
+        XCTAssertEqual(MKMapRect(boundingPoints: [MKMapPoint(x: 7, y: 7)]), MKMapRect(x: 7, y: 7, width: 0, height: 0))
+    }
+
     func testContainsIsHalfOpen() {
         let r = MKMapRect(x: 0, y: 0, width: 10, height: 10)
         XCTAssertTrue(r.contains(MKMapPoint(x: 0, y: 0)))
