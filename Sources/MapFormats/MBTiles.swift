@@ -217,6 +217,14 @@ public final class MBTilesWriter {
         } catch {
             throw MBTilesError(.database, "finishing \(destination.path): \(error)")
         }
+        // Written with SQLite's journal and syncs off, so flush the file before it takes the
+        // destination's name (as PMTilesWriter does): a crash must not leave a torn archive there.
+        let fd = open(temporaryURL.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0, fsync(fd) == 0 else {
+            if fd >= 0 { close(fd) }
+            throw MBTilesError(.database, "cannot flush \(temporaryURL.path): \(String(cString: strerror(errno)))")
+        }
+        close(fd)
         // rename(2) replaces the destination atomically: readers see the old archive or the new one.
         guard rename(temporaryURL.path, destination.path) == 0 else {
             throw MBTilesError(.cannotOpen, "cannot move the archive to \(destination.path): \(String(cString: strerror(errno)))")
