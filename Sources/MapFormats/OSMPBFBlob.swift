@@ -71,20 +71,24 @@ final class OSMPBFFile: @unchecked Sendable {
     }
 }
 
-/// One blob as framed in the file, still compressed.
-struct OSMPBFFrame: Sendable {
+/// Where one blob lies in the file, from its frame's length prefix and BlobHeader alone: walking
+/// these seeks past the blobs without reading them.
+struct OSMPBFFrameHeader: Sendable {
     /// The BlobHeader's `type` ("OSMHeader", "OSMData", or something to skip).
     var type: String
-    /// The serialized Blob message.
-    var blob: [UInt8]
     /// The offset of the frame's 4-byte length prefix.
     var offset: Int
     var index: Int
-    /// The offset of the next frame.
-    var nextOffset: Int
+    /// Where the serialized Blob message starts, and its length.
+    var blobStart: Int
+    var blobSize: Int
 
-    /// Reads the frame at `offset`; nil exactly at the end of the file.
-    static func read(from file: OSMPBFFile, at offset: Int, index: Int) throws(OSMPBFError) -> OSMPBFFrame? {
+    /// The offset of the next frame.
+    var nextOffset: Int { blobStart + blobSize }
+
+    /// Reads the frame header at `offset`; nil exactly at the end of the file. A blob that runs
+    /// past the end of the file is refused here, before anything reads it.
+    static func read(from file: OSMPBFFile, at offset: Int, index: Int) throws(OSMPBFError) -> OSMPBFFrameHeader? {
         func fail(_ reason: OSMPBFError.Reason) -> OSMPBFError {
             OSMPBFError(reason, blobOffset: offset, blobIndex: index)
         }
@@ -118,11 +122,11 @@ struct OSMPBFFrame: Sendable {
         }
         let dataSize = Int(header.dataSize)
         let blobStart = offset + 4 + headerLength
-        let blob = try file.read(count: dataSize, at: blobStart, blobIndex: index, blobOffset: offset)
-        guard blob.count == dataSize else {
-            throw fail(.truncated(part: "blob", expected: dataSize, available: blob.count))
+        let available = max(0, file.size - blobStart)
+        guard available >= dataSize else {
+            throw fail(.truncated(part: "blob", expected: dataSize, available: available))
         }
-        return OSMPBFFrame(type: header.type, blob: blob, offset: offset, index: index, nextOffset: blobStart + dataSize)
+        return OSMPBFFrameHeader(type: header.type, offset: offset, index: index, blobStart: blobStart, blobSize: dataSize)
     }
 
     /// BlobHeader { required string type = 1; optional bytes indexdata = 2; required int32 datasize = 3 }.
@@ -150,6 +154,35 @@ struct OSMPBFFrame: Sendable {
             // int32 on the wire: a negative value arrives sign-extended to 64 bits.
             return (type, size)
         }
+    }
+}
+
+/// One blob as framed in the file, still compressed.
+struct OSMPBFFrame: Sendable {
+    /// The BlobHeader's `type` ("OSMHeader", "OSMData", or something to skip).
+    var type: String
+    /// The serialized Blob message.
+    var blob: [UInt8]
+    /// The offset of the frame's 4-byte length prefix.
+    var offset: Int
+    var index: Int
+    /// The offset of the next frame.
+    var nextOffset: Int
+
+    /// Reads the frame at `offset`; nil exactly at the end of the file.
+    static func read(from file: OSMPBFFile, at offset: Int, index: Int) throws(OSMPBFError) -> OSMPBFFrame? {
+        guard let header = try OSMPBFFrameHeader.read(from: file, at: offset, index: index) else { return nil }
+        return try read(from: file, header)
+    }
+
+    /// Reads the blob that `header` locates.
+    static func read(from file: OSMPBFFile, _ header: OSMPBFFrameHeader) throws(OSMPBFError) -> OSMPBFFrame {
+        let blob = try file.read(count: header.blobSize, at: header.blobStart, blobIndex: header.index, blobOffset: header.offset)
+        guard blob.count == header.blobSize else {   // the file shrank since the header was read
+            throw OSMPBFError(.truncated(part: "blob", expected: header.blobSize, available: blob.count),
+                              blobOffset: header.offset, blobIndex: header.index)
+        }
+        return OSMPBFFrame(type: header.type, blob: blob, offset: header.offset, index: header.index, nextOffset: header.nextOffset)
     }
 
     /// The blob's uncompressed payload as a new array (the header block, tests); the scan loop

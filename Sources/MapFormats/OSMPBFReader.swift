@@ -57,6 +57,15 @@ public final class OSMPBFReader: @unchecked Sendable {
 
     /// Decodes every data block and calls `body` with each, in file order, on the calling thread.
     ///
+    /// Reading relations alone from a file whose header promises `Sort.Type_then_ID` decodes only
+    /// the file's tail: relations come after every node and way there, so once a block holds a
+    /// node or a way, no earlier block can hold a relation. The scan walks the frame headers,
+    /// seeking past the blobs, then decodes from the last blob backwards until it meets a block
+    /// with nodes or ways, and delivers the blocks that hold relations; the others are not
+    /// delivered (``OSMPrimitiveBlock/sequenceNumber`` still counts them). A blob before that tail
+    /// is never read, so a fault inside it goes unnoticed, while a fault in any frame header is
+    /// thrown before the first block is delivered. A file that is not sorted is read in full.
+    ///
     /// - Parameters:
     ///   - options: which element kinds (and whether tags) to decode.
     ///   - concurrency: how many threads decode blocks; 1 decodes on the calling thread.
@@ -74,6 +83,12 @@ public final class OSMPBFReader: @unchecked Sendable {
             summary.relations += block.relations.count
             try body(block)
         }
+        if options.kinds == .relations && header.isSortedByTypeThenID {
+            let tail = try relationTail(options: options, concurrency: concurrency)
+            summary.skippedBlobs = tail.skippedBlobs
+            for block in tail.blocks { try deliver(block) }
+            return summary
+        }
         if concurrency <= 1 {
             let decompressor = OSMPBFDecompressor()
             var offset = dataStart, index = 1
@@ -84,26 +99,16 @@ public final class OSMPBFReader: @unchecked Sendable {
                     summary.skippedBlobs += 1
                     continue
                 }
-                try deliver(try Self.decode(frame, sequenceNumber: summary.blocks, options: options, decompressor: decompressor).get())
+                try deliver(try Self.decode(frame, sequenceNumber: summary.blocks, options: options, decompressor: decompressor).get().block)
             }
             return summary
         }
 
-        let pipeline = OSMPBFPipeline()
-        defer { pipeline.cancel() }
         let concurrency = min(concurrency, 64)
-        // Dedicated threads rather than a shared dispatch pool: the consumer blocks while it waits,
-        // which must not starve the decoders when forEachBlock itself runs on a pool thread.
-        for _ in 0..<concurrency {
-            let thread = Thread {
-                let decompressor = OSMPBFDecompressor()
-                while let (sequence, frame) = pipeline.nextJob() {
-                    pipeline.put(sequence, Self.decode(frame, sequenceNumber: sequence, options: options, decompressor: decompressor))
-                }
-            }
-            thread.name = "OSMPBFReader"
-            thread.start()
+        let pipeline = OSMPBFPipeline(threads: concurrency) { sequence, frame, decompressor in
+            Self.decode(frame, sequenceNumber: sequence, options: options, decompressor: decompressor).map { $0.block }
         }
+        defer { pipeline.cancel() }
         let window = 2 * concurrency
         var offset = dataStart, index = 1
         var submitted = 0, delivered = 0
@@ -161,12 +166,62 @@ public final class OSMPBFReader: @unchecked Sendable {
         }
     }
 
+    /// The data blocks that hold relations in a file sorted by type then id, in file order; how
+    /// many blobs were skipped as not `OSMData`; and how many were handed to the decoders (with
+    /// several threads, up to `concurrency - 1` more than the tail needed).
+    func relationTail(options: OSMPBFReadOptions, concurrency: Int) throws(OSMPBFError)
+        -> (blocks: [OSMPrimitiveBlock], skippedBlobs: Int, decodedBlobs: Int) {
+        var frames: [OSMPBFFrameHeader] = []
+        var skipped = 0
+        var offset = dataStart, index = 1
+        while let frame = try OSMPBFFrameHeader.read(from: file, at: offset, index: index) {
+            offset = frame.nextOffset
+            index += 1
+            if frame.type == "OSMData" { frames.append(frame) } else { skipped += 1 }
+        }
+        let file = self.file
+        let decode = { @Sendable (sequence: Int, frame: OSMPBFFrameHeader, decompressor: OSMPBFDecompressor) in
+            Result { () throws(OSMPBFError) in try OSMPBFFrame.read(from: file, frame) }.flatMap { frame in
+                Self.decode(frame, sequenceNumber: sequence, options: options, decompressor: decompressor, probe: true)
+            }
+        }
+        let threads = min(concurrency, 64)
+        let pipeline = threads > 1 ? OSMPBFPipeline(threads: threads, decode) : nil
+        defer { pipeline?.cancel() }
+        let decompressor = OSMPBFDecompressor()
+        var blocks: [OSMPrimitiveBlock] = []
+        var next = frames.count   // frames[next...] are decoded or being decoded
+        for sequence in frames.indices.reversed() {
+            let result: Result<(block: OSMPrimitiveBlock, holdsNodesOrWays: Bool), OSMPBFError>
+            if let pipeline {
+                // Only `threads` ahead: blobs past the last node or way block are wasted work.
+                while next > max(0, sequence + 1 - threads) {
+                    next -= 1
+                    pipeline.submit(next, frames[next])
+                }
+                result = pipeline.take(sequence)
+            } else {
+                next = sequence
+                result = decode(sequence, frames[sequence], decompressor)
+            }
+            let (block, holdsNodesOrWays) = try result.get()
+            if block.relations.count > 0 { blocks.append(block) }
+            if holdsNodesOrWays { break }
+        }
+        return (blocks.reversed(), skipped, frames.count - next)
+    }
+
+    /// Decodes a data blob. With `probe`, also tells whether it holds nodes or ways, which
+    /// `options` may leave undecoded.
     private static func decode(_ frame: OSMPBFFrame, sequenceNumber: Int, options: OSMPBFReadOptions,
-                               decompressor: OSMPBFDecompressor) -> Result<OSMPrimitiveBlock, OSMPBFError> {
+                               decompressor: OSMPBFDecompressor, probe: Bool = false)
+        -> Result<(block: OSMPrimitiveBlock, holdsNodesOrWays: Bool), OSMPBFError> {
         do throws(OSMPBFError) {
-            var block = try decompressor.withPayload(of: frame) { raw throws(OSMPBFError) -> OSMPrimitiveBlock in
+            var (block, found) = try decompressor.withPayload(of: frame) { raw throws(OSMPBFError) -> (OSMPrimitiveBlock, Bool) in
                 do throws(OSMPBFBlockFault) {
-                    return try OSMPrimitiveBlockDecoder.decode(raw, options: options)
+                    let block = try OSMPrimitiveBlockDecoder.decode(raw, options: options)
+                    // The decoder has just parsed every group, so the probe cannot fail.
+                    return (block, probe && (try? Self.holdsNodesOrWays(raw)) == true)
                 } catch {
                     throw error.located(blobOffset: frame.offset, blobIndex: frame.index)
                 }
@@ -174,10 +229,32 @@ public final class OSMPBFReader: @unchecked Sendable {
             block.sequenceNumber = sequenceNumber
             block.blobIndex = frame.index
             block.blobOffset = frame.offset
-            return .success(block)
+            return .success((block, found))
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Whether a PrimitiveBlock has a non-empty Node, DenseNodes or Way message in a group, read
+    /// from the groups' field headers without decoding any element. An empty message holds no
+    /// element, so sorting says nothing about where it may stand.
+    private static func holdsNodesOrWays(_ raw: UnsafeRawBufferPointer) throws(ProtobufError) -> Bool {
+        var block = ProtobufReader(raw)
+        while let (field, wireType) = try block.nextField() {
+            guard field == 2, wireType == .lengthDelimited else {
+                try block.skip(wireType)
+                continue
+            }
+            var group = try block.readMessage()
+            while let (member, memberWireType) = try group.nextField() {
+                guard (1...3).contains(member), memberWireType == .lengthDelimited else {
+                    try group.skip(memberWireType)
+                    continue
+                }
+                if !(try group.readLengthDelimitedRange()).isEmpty { return true }
+            }
+        }
+        return false
     }
 }
 
@@ -196,23 +273,37 @@ public struct OSMPBFScanSummary: Hashable, Sendable {
 
 /// Blobs waiting to be decoded and decoded blocks waiting for the consumer, keyed by sequence
 /// number. One condition serves both sides; there are only a few threads.
-private final class OSMPBFPipeline: @unchecked Sendable {
+private final class OSMPBFPipeline<Job: Sendable, Output: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var jobs: [(Int, OSMPBFFrame)] = []
-    private var ready: [Int: Result<OSMPrimitiveBlock, OSMPBFError>] = [:]
+    private var jobs: [(Int, Job)] = []
+    private var ready: [Int: Result<Output, OSMPBFError>] = [:]
     /// No more jobs will come: workers exit once the queue is empty.
     private var finished = false
     private var cancelled = false
 
-    func submit(_ sequence: Int, _ frame: OSMPBFFrame) {
+    /// Starts `threads` workers that run `work` on each job, each with its own decompressor.
+    init(threads: Int, _ work: @escaping @Sendable (Int, Job, OSMPBFDecompressor) -> Result<Output, OSMPBFError>) {
+        // Dedicated threads rather than a shared dispatch pool: the consumer blocks while it waits,
+        // which must not starve the decoders when the scan itself runs on a pool thread.
+        for _ in 0..<threads {
+            let thread = Thread { [self] in
+                let decompressor = OSMPBFDecompressor()
+                while let (sequence, job) = nextJob() { put(sequence, work(sequence, job, decompressor)) }
+            }
+            thread.name = "OSMPBFReader"
+            thread.start()
+        }
+    }
+
+    func submit(_ sequence: Int, _ job: Job) {
         condition.lock()
-        jobs.append((sequence, frame))
+        jobs.append((sequence, job))
         condition.broadcast()
         condition.unlock()
     }
 
     /// The next blob to decode, waiting for one; nil when the scan is over.
-    func nextJob() -> (Int, OSMPBFFrame)? {
+    func nextJob() -> (Int, Job)? {
         condition.lock()
         defer { condition.unlock() }
         while jobs.isEmpty && !finished { condition.wait() }
@@ -220,7 +311,7 @@ private final class OSMPBFPipeline: @unchecked Sendable {
         return jobs.removeFirst()
     }
 
-    func put(_ sequence: Int, _ result: Result<OSMPrimitiveBlock, OSMPBFError>) {
+    func put(_ sequence: Int, _ result: Result<Output, OSMPBFError>) {
         condition.lock()
         if !cancelled { ready[sequence] = result }
         condition.broadcast()
@@ -228,7 +319,7 @@ private final class OSMPBFPipeline: @unchecked Sendable {
     }
 
     /// Waits for the block with this sequence number.
-    func take(_ sequence: Int) -> Result<OSMPrimitiveBlock, OSMPBFError> {
+    func take(_ sequence: Int) -> Result<Output, OSMPBFError> {
         condition.lock()
         defer { condition.unlock() }
         while true {
