@@ -6,11 +6,13 @@ Usage: compare-import.py PATH/TO/openmapkit [--scale] [EXTRACT.osm.pbf ...]
 For each extract (default: the Monaco, Andorra and Liechtenstein samples) it runs our importer
 and ../shared/peers/tiles/tilemaker.sh alternately, RUNS times each, and prints the median wall
 time, CPU time and peak memory of each with the ratios (ours / tilemaker; below 1 is better for
-us), plus the output sizes. With --scale it also imports Andorra ×100 (52 MB, 7 M nodes), made once
-with ../shared/tools/make-large-extract.py (needs `pip install osmium`) and kept in
-.build/bench-data, once per importer (a run takes tens of seconds). Peak memory and CPU come from wait4(2), which includes the
+us), plus the output sizes. With --scale it also imports Andorra ×100 (52 MB, 7 M nodes) once per
+importer, and Andorra ×1000 (525 MB, 70 M nodes, a mid-sized country) with ours alone, printing
+our time, peak memory and disk per import phase for both. The large extracts are made once with
+../shared/tools/make-large-extract.py (needs `pip install osmium`) and kept in .build/bench-data. Peak memory and CPU come from wait4(2), which includes the
 children a process waited for (tilemaker.sh runs tilemaker as its child).
 """
+import json
 import os
 import shutil
 import statistics
@@ -24,16 +26,34 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "shared"))
 
 
-def measure(command):
+def measure(command, output=None):
+    """Wall seconds, CPU seconds and peak MiB of a command; its standard output goes to `output`."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    stderr = process.stderr.read().decode(errors="replace")
-    process.stderr.close()
-    if status != 0:
-        raise RuntimeError(f"{' '.join(command)} failed:\n{stderr[-2000:]}")
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen(command, stdout=output or subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        if status != 0:
+            errors.seek(0)
+            raise RuntimeError(f"{' '.join(command)} failed:\n{errors.read().decode(errors='replace')[-2000:]}")
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0  # seconds, seconds, MiB
+
+
+def import_ours(openmapkit, extract, out):
+    """Runs our import with --json: the measurement and the import report."""
+    with tempfile.TemporaryFile() as report:
+        measured = measure([openmapkit, "import", extract, "-o", out, "--json"], output=report)
+        report.seek(0)
+        return measured, json.load(report)
+
+
+def print_phases(name, report):
+    print(f"  {name}: our import phase by phase")
+    print(f"    {'phase':<30}{'seconds':>9}{'peak MiB':>10}{'disk MiB':>10}")
+    for phase in report["phases"]:
+        memory = phase.get("peakMemoryBytes")
+        memory = f"{memory / 2**20:>10.0f}" if memory is not None else f"{'–':>10}"
+        print(f"    {phase['phase']:<30}{phase['seconds']:>9.2f}{memory}{phase['diskBytes'] / 2**20:>10.1f}")
 
 
 def size_of(path):
@@ -54,7 +74,15 @@ def main():
     compare(openmapkit, extracts)
     if scale:
         RUNS = 1
-        compare(openmapkit, [large_extract("andorra", 100)])
+        compare(openmapkit, [large_extract("andorra", 100)], phases=True)
+        country = large_extract("andorra", 1000)
+        print(f"{'extract':<22}{'':>6}{'wall s':>10}{'cpu s':>10}{'peak MiB':>10}{'output MiB':>12}")
+        with tempfile.TemporaryDirectory(dir=os.path.dirname(country)) as work:
+            out = os.path.join(work, "ours.omk")
+            (wall, cpu, peak), report = import_ours(openmapkit, country, out)
+            name = os.path.basename(country)
+            print(f"{name:<22}{'ours':>6}{wall:>10.2f}{cpu:>10.2f}{peak:>10.0f}{size_of(out) / 2**20:>12.2f}   (tilemaker is compared at ×100)")
+            print_phases(name, report)
 
 
 def large_extract(name, copies):
@@ -71,7 +99,7 @@ def large_extract(name, copies):
     return path
 
 
-def compare(openmapkit, extracts):
+def compare(openmapkit, extracts, phases=False):
     tilemaker = os.path.join(SHARED, "peers", "tiles", "tilemaker.sh")
     print(f"{'extract':<22}{'':>6}{'wall s':>10}{'cpu s':>10}{'peak MiB':>10}{'output MiB':>12}")
     for extract in extracts:
@@ -80,7 +108,8 @@ def compare(openmapkit, extracts):
             ours_out, peer_out = os.path.join(work, "ours.omk"), os.path.join(work, "peer.mbtiles")
             ours, peer = [], []
             for _ in range(RUNS):
-                ours.append(measure([openmapkit, "import", extract, "-o", ours_out]))
+                measured, report = import_ours(openmapkit, extract, ours_out)
+                ours.append(measured)
                 peer.append(measure(["bash", tilemaker, extract, peer_out]))
             rows = []
             for label, runs, out in (("ours", ours, ours_out), ("peer", peer, peer_out)):
@@ -89,6 +118,8 @@ def compare(openmapkit, extracts):
                 print(f"{name:<22}{label:>6}{medians[0]:>10.2f}{medians[1]:>10.2f}{medians[2]:>10.0f}{size_of(out) / 2**20:>12.2f}")
             ratio = [rows[0][i] / rows[1][i] if rows[1][i] else float("nan") for i in range(3)]
             print(f"{name:<22}{'ratio':>6}{ratio[0]:>10.2f}{ratio[1]:>10.2f}{ratio[2]:>10.2f}   (ours / tilemaker)")
+            if phases:
+                print_phases(name, report)
 
 
 if __name__ == "__main__":

@@ -125,6 +125,7 @@ public struct MKMapRect: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// The smallest rectangle holding every point; `null` for none.
+    @inlinable
     public init<S: Sequence>(boundingPoints points: S) where S.Element == MKMapPoint {
         var iterator = points.makeIterator()
         guard let first = iterator.next() else { self = .null; return }

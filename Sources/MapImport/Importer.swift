@@ -19,10 +19,22 @@ public struct ImportReport: Codable, Sendable {
     public var tilesPerZoom: [Int: Int] = [:]
     /// Size of the tile archive in bytes.
     public var tileBytes = 0
-    /// Seconds per phase, in order.
-    public var phaseSeconds: [String: Double] = [:]
+    /// Time, memory and disk per phase, in order.
+    public var phases: [PhaseCost] = []
 
     public init() {}
+
+    /// What one phase of an import cost.
+    public struct PhaseCost: Codable, Sendable {
+        /// The phase's ``ImportPhase`` name.
+        public var phase: String
+        public var seconds: Double
+        /// The process's peak resident memory during the phase (heap and mapped scratch files
+        /// alike), where the system can tell (Linux); nil elsewhere.
+        public var peakMemoryBytes: Int?
+        /// Scratch files and output on disk at the end of the phase.
+        public var diskBytes: Int
+    }
 }
 
 /// An import phase, for progress reporting.
@@ -30,8 +42,8 @@ public enum ImportPhase: String, Sendable, CaseIterable {
     case relations = "reading relations"
     case nodesAndWays = "reading nodes and ways"
     case areas = "assembling multipolygons"
-    case tiles = "building tiles"
-    case writing = "writing the bundle"
+    case tiles = "cutting and writing tiles"
+    case writing = "finishing the bundle"
 }
 
 /// Stops an import early: set by the command line's interrupt handler, checked between blocks.
@@ -84,38 +96,48 @@ public final class BundleImporter {
         let reader: OSMPBFReader
         do { reader = try OSMPBFReader(url: source) } catch { throw ImportError.source("\(source.path): \(error)") }
         let fileSize = Double(max(reader.fileSize, 1))
-        var clock = ContinuousClock.now
-        func finishPhase(_ phase: ImportPhase) {
-            let now = ContinuousClock.now
-            let d = now - clock
-            report.phaseSeconds[phase.rawValue] = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-            clock = now
+
+        // Everything is built in a hidden folder beside the destination, on the same disk, and
+        // renamed into place at the end. Scratch files live there too (unlinked, so a killed
+        // import leaves only this folder, which the next import clears).
+        let fileManager = FileManager.default
+        let staging = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)")
+        try? fileManager.removeItem(at: staging)
+        do {
+            try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
+        } catch {
+            throw ImportError.destination("cannot create \(staging.path): \(error)")
         }
-        let builder = TileBuilder(options: tileOptions)
-        func add(_ features: [SchemaFeature], _ geometry: SourceGeometry, polygon: [[MKMapPoint]]? = nil) {
-            for feature in features {
-                var placed = geometry
-                if feature.placement == .labelPoint {
-                    guard let rings = polygon, let point = labelPoint(polygon: rings, precision: labelPrecision(rings)) else { continue }
-                    placed = .point(point)
-                }
-                builder.add(layer: feature.layer, minimumZoom: feature.minimumZoom, attributes: feature.attributes, geometry: placed)
+        var succeeded = false
+        defer { if !succeeded { try? fileManager.removeItem(at: staging) } }
+        let archiveURL = staging.appendingPathComponent("tiles.mbtiles")
+
+        let builder: TileBuilder
+        let store: NodeLocationStore
+        do {
+            builder = try TileBuilder(options: tileOptions, scratchDirectory: staging.path)
+            store = try NodeLocationStore(directory: staging.path)
+        } catch {
+            throw ImportError.destination("\(error)")
+        }
+        var meter = PhaseMeter()
+        func finishPhase(_ phase: ImportPhase) {
+            let archiveBytes = (try? fileManager.attributesOfItem(atPath: archiveURL.path)[.size] as? Int) ?? 0
+            report.phases.append(meter.finish(phase, diskBytes: store.diskBytes + builder.scratchBytes + archiveBytes))
+        }
+
+        func add(_ placed: [PlacedFeature]) throws {
+            for (feature, geometry) in placed {
+                try builder.add(layer: feature.layer, minimumZoom: feature.minimumZoom, attributes: feature.attributes, geometry: geometry)
                 report.featuresPerLayer[feature.layer.rawValue, default: 0] += 1
             }
         }
-
-        /// An assembled area's polygons as features, or a count of what went wrong.
-        func addArea(_ assembly: AreaAssembly, _ features: [SchemaFeature]) {
-            report.missingWayReferences += assembly.report.missingWayCount
-            report.missingNodeReferences += assembly.report.missingNodeCount
-            guard assembly.isValid else {
-                report.invalidAreas += 1
-                return
-            }
-            for polygon in assembly.polygons {
-                let rings = polygon.map { $0.map(mapPoint) }
-                add(features, .polygon(rings), polygon: rings)
-            }
+        func add(_ output: ElementFeatures) throws {
+            report.missingWayReferences += output.missingWays
+            report.missingNodeReferences += output.missingNodes
+            if !output.isValid { report.invalidAreas += 1 }
+            try add(output.features)
         }
 
         // 1. Relations: which are areas or boundaries, and which ways they need.
@@ -124,7 +146,7 @@ public final class BundleImporter {
         var boundaryRelations: [OSMRelation] = []
         var neededWays = Set<Int64>()
         try scan(reader, kinds: .relations, fileSize: fileSize, phase: .relations) { block in
-            try block.forEachRelation { relation in
+            block.forEachRelation { relation in
                 report.relations += 1
                 let type = relation.tags.value(for: "type")
                 if type == "multipolygon" || (type == "boundary" && relation.tags.value(for: "boundary") != "administrative") {
@@ -139,58 +161,63 @@ public final class BundleImporter {
         }
         finishPhase(.relations)
 
-        // 2. Nodes and ways.
+        // 2. Nodes and ways. Node locations go to the store in file order, on this thread; tagged
+        // nodes and ways become features a batch of blocks at a time on all cores (ways only read
+        // the store, which is complete once ways begin in a sorted extract).
         progress(.nodesAndWays, 0)
-        var nodes = NodeLocationStore()
         var memberWays: [Int64: OSMWay] = [:]
-        let assembler = MultipolygonAssembler()
-        var lookupsReady = false
-        try scan(reader, kinds: [.nodes, .ways], fileSize: fileSize, phase: .nodesAndWays) { block in
-            // Nodes straight from the block's columns: most have no tags, and need no Strings.
-            let columns = block.nodes
-            report.nodes += columns.count
-            for i in 0..<columns.count {
-                nodes.append(id: columns.ids[i], location: columns.locations[i])
-                let tagRange = columns.tags.range(of: i)
-                guard !tagRange.isEmpty else { continue }
-                let tags: OSMTags = tagRange.map { (key: block.strings[columns.tags.keys[$0]], value: block.strings[columns.tags.values[$0]]) }
-                let features = schema.features(for: tags, kind: .point)
-                if !features.isEmpty { add(features, .point(mapPoint(columns.locations[i]))) }
+        var batch: [OSMPrimitiveBlock] = []
+        let batchSize = 4 * ProcessInfo.processInfo.activeProcessorCount
+        let schema = self.schema
+        var waysBegan = false
+        func processBatch() throws {
+            guard !batch.isEmpty else { return }
+            if waysBegan { try store.prepareForLookups() }
+            let blocks = batch
+            batch = []
+            nonisolated(unsafe) let outputs = UnsafeMutableBufferPointer<BlockFeatures>.allocate(capacity: blocks.count)
+            defer { outputs.deinitialize().deallocate() }
+            outputs.initialize(repeating: BlockFeatures())
+            let neededWays = neededWays
+            DispatchQueue.concurrentPerform(iterations: blocks.count) { index in
+                outputs[index] = BlockFeatures(blocks[index], schema: schema, nodes: store, neededWays: neededWays)
             }
-            try block.forEachWay { way in
-                report.ways += 1
-                if !lookupsReady {
-                    nodes.prepareForLookups()
-                    lookupsReady = true
-                }
-                if neededWays.contains(way.id) { memberWays[way.id] = way }
-                guard !way.tags.isEmpty else { return }
-                let closed = way.nodeRefs.count >= 4 && way.nodeRefs.first == way.nodeRefs.last
-                if closed && schema.isArea(way.tags) {
-                    let features = schema.features(for: way.tags, kind: .area)
-                    guard !features.isEmpty else { return }
-                    addArea(assembler.assemble(closedWay: way, location: nodes.location(of:)), features)
-                } else {
-                    let features = schema.features(for: way.tags, kind: .line)
-                    guard !features.isEmpty else { return }
-                    var points: [MKMapPoint] = []
-                    points.reserveCapacity(way.nodeRefs.count)
-                    for ref in way.nodeRefs {
-                        if let location = nodes.location(of: ref) { points.append(mapPoint(location)) } else { report.missingNodeReferences += 1 }
-                    }
-                    if points.count >= 2 { add(features, .line(points)) }
-                }
+            for output in outputs {
+                for element in output.elements { try add(element) }
+                for way in output.memberWays { memberWays[way.id] = way }
             }
         }
+        try scan(reader, kinds: [.nodes, .ways], fileSize: fileSize, phase: .nodesAndWays) { block in
+            if block.nodes.count > 0 {
+                // Ways must see every node: a node after the first way means an unsorted extract.
+                guard !waysBegan else {
+                    throw ImportError.source("\(source.path): nodes after ways (block at byte \(block.blobOffset)); "
+                                             + "the import needs an extract sorted by type and id, as `osmium sort` makes")
+                }
+                report.nodes += block.nodes.count
+                for i in 0..<block.nodes.count { try store.append(id: block.nodes.ids[i], location: block.nodes.locations[i]) }
+            }
+            if block.ways.count > 0 {
+                if !waysBegan { try processBatch() }  // the tagged nodes before the store is sealed
+                waysBegan = true
+                report.ways += block.ways.count
+            }
+            guard block.ways.count > 0 || block.nodes.tags.count > 0 else { return }
+            batch.append(block)
+            if batch.count >= batchSize { try processBatch() }
+        }
+        try processBatch()
+        try store.prepareForLookups()
         finishPhase(.nodesAndWays)
 
         // 3. Multipolygons and boundaries.
         progress(.areas, nil)
+        let assembler = MultipolygonAssembler()
         for relation in areaRelations {
             try checkCancelled()
             let features = schema.features(for: relation.tags, kind: .area)
             guard !features.isEmpty else { continue }
-            addArea(assembler.assemble(relation: relation, way: { memberWays[$0] }, location: nodes.location(of:)), features)
+            try add(ElementFeatures(assembler.assemble(relation: relation, way: { memberWays[$0] }, location: store.location(of:)), features))
         }
         // A way shared by several boundaries is drawn once, with the most important admin level.
         var boundaryWays: [Int64: (SchemaFeature, OSMWay)] = [:]
@@ -207,39 +234,31 @@ public final class BundleImporter {
             }
         }
         for (_, (feature, way)) in boundaryWays.sorted(by: { $0.key < $1.key }) {
-            let points = way.nodeRefs.compactMap { nodes.location(of: $0) }.map(mapPoint)
-            if points.count >= 2 { add([feature], .line(points)) }
+            let points = way.nodeRefs.compactMap { store.location(of: $0) }.map(mapPoint)
+            if points.count >= 2 { try add(placed([feature], .line(points))) }
         }
+        memberWays = [:]
+        // Way geometry is all in the tile builder now: the node store's memory and disk can go.
+        store.close()
         finishPhase(.areas)
 
-        // 4. Tiles, into an archive inside a bundle folder built aside.
-        progress(.tiles, nil)
+        // 4. Tiles: cut bucket by bucket on all cores, written as they come.
+        progress(.tiles, 0)
         try checkCancelled()
-        let fileManager = FileManager.default
-        let parent = destination.deletingLastPathComponent()
-        let staging = parent.appendingPathComponent(".\(destination.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)")
-        try? fileManager.removeItem(at: staging)
-        do {
-            try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
-        } catch {
-            throw ImportError.destination("cannot create \(staging.path): \(error)")
-        }
-        var succeeded = false
-        defer { if !succeeded { try? fileManager.removeItem(at: staging) } }
-
-        let archiveURL = staging.appendingPathComponent("tiles.mbtiles")
-        let writer = try MBTilesWriter(destination: archiveURL)
-        let tiles = try builder.tiles { try Compression.deflate($0, container: .gzip) }
-        finishPhase(.tiles)
-        progress(.writing, 0)
-        for (index, (id, compressed)) in tiles.enumerated() {
-            if index % 256 == 0 {
-                try checkCancelled()
-                progress(.writing, Double(index) / Double(max(tiles.count, 1)))
-            }
+        let writer: MBTilesWriter
+        do { writer = try MBTilesWriter(destination: archiveURL) } catch { throw ImportError.destination("\(error)") }
+        var written = 0
+        try builder.writeTiles(transform: { try Compression.deflate($0, container: .gzip) },
+                               progress: { progress(.tiles, $0) }) { id, compressed in
+            written += 1
+            if written % 256 == 0 { try checkCancelled() }
             try writer.add(id, data: Data(compressed))
             report.tilesPerZoom[id.z, default: 0] += 1
         }
+        finishPhase(.tiles)
+
+        // 5. Metadata, manifest, and the rename into place.
+        progress(.writing, nil)
         let bounds = reader.header.boundingBox.map { "\($0.minLongitude),\($0.minLatitude),\($0.maxLongitude),\($0.maxLatitude)" }
         let vectorLayers = try JSONSerialization.data(withJSONObject: ["vector_layers": TileLayer.vectorLayers(maximumZoom: tileOptions.maximumZoom)],
                                                       options: [.sortedKeys])
@@ -264,6 +283,7 @@ public final class BundleImporter {
         try writer.setMetadata(metadata)
         try writer.finish()
         report.tileBytes = (try? fileManager.attributesOfItem(atPath: archiveURL.path)[.size] as? Int) ?? 0
+        finishPhase(.writing)
 
         let manifest = BundleManifest(formatVersion: 1, source: source.lastPathComponent, created: Date(),
                                       bounds: bounds, minimumZoom: tileOptions.minimumZoom, maximumZoom: tileOptions.maximumZoom,
@@ -274,7 +294,6 @@ public final class BundleImporter {
         try encoder.encode(manifest).write(to: staging.appendingPathComponent("manifest.json"))
         try replace(destination, with: staging)
         succeeded = true
-        finishPhase(.writing)
         return report
     }
 
@@ -317,10 +336,36 @@ public final class BundleImporter {
         }
         if hadOld { try? fileManager.removeItem(at: old) }
     }
+}
 
-    private func labelPrecision(_ rings: [[MKMapPoint]]) -> Double {
-        guard let outer = rings.first, !outer.isEmpty else { return 1 }
-        return max(MKMapRect(boundingPoints: outer).width / 100, 1)
+/// Measures each phase: wall time, and peak resident memory through Linux's per-process
+/// high-water mark, which writing 5 to /proc/self/clear_refs resets.
+struct PhaseMeter {
+    private var start = ContinuousClock.now
+
+    init() { Self.resetPeak() }
+
+    mutating func finish(_ phase: ImportPhase, diskBytes: Int) -> ImportReport.PhaseCost {
+        let now = ContinuousClock.now
+        let elapsed = now - start
+        let cost = ImportReport.PhaseCost(phase: phase.rawValue,
+                                          seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                                          peakMemoryBytes: Self.peakResidentBytes(), diskBytes: diskBytes)
+        Self.resetPeak()
+        start = ContinuousClock.now
+        return cost
+    }
+
+    private static func resetPeak() {
+        _ = try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    /// VmHWM from /proc/self/status, in bytes.
+    static func peakResidentBytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") else { return nil }
+        return kilobytes * 1024
     }
 }
 
@@ -336,6 +381,88 @@ public struct BundleManifest: Codable, Sendable {
     /// The tile archive's file name inside the bundle.
     public var tiles: String
     public var report: ImportReport
+}
+
+/// A schema feature with the geometry it is drawn with.
+typealias PlacedFeature = (feature: SchemaFeature, geometry: SourceGeometry)
+
+/// The features of one element: each with the element's geometry, or (for labels) a point inside
+/// its polygon.
+func placed(_ features: [SchemaFeature], _ geometry: SourceGeometry, polygon: [[MKMapPoint]]? = nil) -> [PlacedFeature] {
+    features.compactMap { feature in
+        guard feature.placement == .labelPoint else { return (feature, geometry) }
+        guard let rings = polygon, let outer = rings.first, !outer.isEmpty,
+              let point = labelPoint(polygon: rings, precision: max(MKMapRect(boundingPoints: outer).width / 100, 1)) else { return nil }
+        return (feature, .point(point))
+    }
+}
+
+/// An element's features, with what went wrong while building its geometry.
+struct ElementFeatures {
+    var features: [PlacedFeature] = []
+    /// False for an area that could not be assembled into valid polygons.
+    var isValid = true
+    var missingWays = 0
+    var missingNodes = 0
+
+    init(features: [PlacedFeature], missingNodes: Int) {
+        self.features = features
+        self.missingNodes = missingNodes
+    }
+
+    /// An assembled area's polygons as features.
+    init(_ assembly: AreaAssembly, _ schemaFeatures: [SchemaFeature]) {
+        missingWays = assembly.report.missingWayCount
+        missingNodes = assembly.report.missingNodeCount
+        isValid = assembly.isValid
+        guard isValid else { return }
+        for polygon in assembly.polygons {
+            let rings = polygon.map { $0.map(mapPoint) }
+            features += placed(schemaFeatures, .polygon(rings), polygon: rings)
+        }
+    }
+}
+
+/// What one block's tagged nodes and ways become: features in element order, and the ways that
+/// relations need later. Made on any thread: it only reads the node store, once sealed.
+struct BlockFeatures {
+    var elements: [ElementFeatures] = []
+    var memberWays: [OSMWay] = []
+
+    init() {}
+
+    init(_ block: OSMPrimitiveBlock, schema: OpenMapTilesSchema, nodes: NodeLocationStore, neededWays: Set<Int64>) {
+        // Nodes straight from the block's columns: most have no tags, and need no Strings.
+        let columns = block.nodes
+        for i in 0..<columns.count {
+            let tagRange = columns.tags.range(of: i)
+            guard !tagRange.isEmpty else { continue }
+            let tags: OSMTags = tagRange.map { (key: block.strings[columns.tags.keys[$0]], value: block.strings[columns.tags.values[$0]]) }
+            let features = schema.features(for: tags, kind: .point)
+            if !features.isEmpty { elements.append(ElementFeatures(features: placed(features, .point(mapPoint(columns.locations[i]))), missingNodes: 0)) }
+        }
+        let assembler = MultipolygonAssembler()
+        block.forEachWay { way in
+            if neededWays.contains(way.id) { memberWays.append(way) }
+            guard !way.tags.isEmpty else { return }
+            let closed = way.nodeRefs.count >= 4 && way.nodeRefs.first == way.nodeRefs.last
+            if closed && schema.isArea(way.tags) {
+                let features = schema.features(for: way.tags, kind: .area)
+                guard !features.isEmpty else { return }
+                elements.append(ElementFeatures(assembler.assemble(closedWay: way, location: nodes.location(of:)), features))
+            } else {
+                let features = schema.features(for: way.tags, kind: .line)
+                guard !features.isEmpty else { return }
+                var points: [MKMapPoint] = []
+                points.reserveCapacity(way.nodeRefs.count)
+                for ref in way.nodeRefs {
+                    if let location = nodes.location(of: ref) { points.append(mapPoint(location)) }
+                }
+                elements.append(ElementFeatures(features: points.count >= 2 ? placed(features, .line(points)) : [],
+                                                missingNodes: way.nodeRefs.count - points.count))
+            }
+        }
+    }
 }
 
 @inline(__always) func mapPoint(_ location: OSMLocation) -> MKMapPoint {

@@ -14,13 +14,15 @@ public enum SourceGeometry: Sendable {
 
 /// Cuts features into vector tiles for zoom levels `minimumZoom…maximumZoom`, generalising them per
 /// zoom: clipped to each tile plus a buffer, simplified to a fraction of a pixel, tiny areas and
-/// lines dropped, named areas given a label point.
+/// lines dropped.
 ///
-/// Each feature descends the tile pyramid from the root: a tile's children are clipped from the
-/// tile's own clipped geometry, so a large polygon costs about its vertex count per zoom level
-/// rather than per tile. Features are collected as they are added and cut when the tiles are
-/// asked for, in slices on all cores; tiles are built in memory and ``tiles(transform:)`` hands them
-/// out encoded.
+/// Features are spilled to a memory-mapped scratch file as they are added (``TileFeatureSpill``),
+/// so a country's geometry stays off the heap. ``writeTiles(transform:progress:to:)`` then cuts them
+/// level by level: zooms 0–5 as one bucket (the whole world), zooms 6–9 in buckets of zoom-6 tiles,
+/// zooms 10 and up in buckets of zoom-10 tiles (finer for small extracts, so every core has work).
+/// A bucket holds the features whose bounds touch it; it is cut on one core, down the pyramid from
+/// the bucket tile (each tile's children clipped from the tile's own piece), its tiles encoded and
+/// handed to the caller, and dropped. Memory is bounded by the largest bucket, not the extract.
 public final class TileBuilder {
     /// How tiles are cut and generalised.
     public struct Options: Sendable {
@@ -40,70 +42,37 @@ public final class TileBuilder {
         public var minimumArea: Double = 256
         /// Lines shorter than this (tile coordinates) are dropped below the maximum zoom.
         public var minimumLength: Double = 16
+        /// The zooms at which a new level of buckets starts (see ``TileBuilder``).
+        public var bucketZooms = [6, 10]
 
         public init() {}
     }
 
     public let options: Options
-    /// Per tile, per layer (in `TileLayer` order), the features written there.
-    private var content: [TileID: [[VectorTile.Feature]]] = [:]
-    /// Features added since the last cut, waiting to be cut into tiles on all cores.
-    private var pending: [PendingFeature] = []
-    public private(set) var featureCount = 0
+    private var spill: TileFeatureSpill
+    private var sealed = false
 
-    struct PendingFeature: Sendable {
-        var layer: TileLayer
-        var firstZoom: Int
-        var properties: [VectorTile.Property]
-        var geometry: SourceGeometry
-    }
-
-    public init(options: Options = Options()) {
+    /// Features are spilled to an unlinked scratch file in `scratchDirectory` (by default the
+    /// system's temporary directory).
+    public init(options: Options = Options(), scratchDirectory: String? = nil) throws {
         self.options = options
+        spill = try TileFeatureSpill(directory: scratchDirectory ?? FileManager.default.temporaryDirectory.path)
     }
+
+    /// Features added so far.
+    public var featureCount: Int { spill.count }
+    /// Bytes of scratch disk the features occupy.
+    public var scratchBytes: Int { spill.diskBytes }
 
     /// Adds a feature to every tile from `minimumZoom` to the maximum zoom that it shows in.
-    /// Cutting happens later, in parallel, when the tiles are asked for.
-    public func add(layer: TileLayer, minimumZoom: Int, attributes: [(key: String, value: TileValue)], geometry: SourceGeometry) {
+    /// Cutting happens later, bucket by bucket on all cores, when the tiles are written.
+    public func add(layer: TileLayer, minimumZoom: Int, attributes: [(key: String, value: TileValue)], geometry: SourceGeometry) throws {
+        precondition(!sealed, "TileBuilder: add after writeTiles")
         let first = max(minimumZoom, options.minimumZoom)
         guard first <= options.maximumZoom else { return }
-        featureCount += 1
-        pending.append(PendingFeature(layer: layer, firstZoom: first,
-                                      properties: attributes.map { VectorTile.Property($0.key, vectorTileValue($0.value)) },
-                                      geometry: geometry))
-    }
-
-    /// Cuts the pending features into tiles: contiguous slices of them on all cores, each into
-    /// its own tile map, merged in slice order so every tile lists its features in the order added.
-    private func cutPending() {
-        guard !pending.isEmpty else { return }
-        let features = pending
-        pending = []
-        let slices = min(features.count, ProcessInfo.processInfo.activeProcessorCount * 4)
-        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<[TileID: [[VectorTile.Feature]]]>.allocate(capacity: slices)
-        results.initialize(repeating: [:])
-        defer {
-            results.deinitialize()
-            results.deallocate()
-        }
-        let cutter = TileCutter(options: options)
-        DispatchQueue.concurrentPerform(iterations: slices) { slice in
-            let range = (features.count * slice / slices)..<(features.count * (slice + 1) / slices)
-            var local: [TileID: [[VectorTile.Feature]]] = [:]
-            for feature in features[range] { cutter.cut(feature, into: &local) }
-            results[slice] = local
-        }
-        for slice in 0..<slices {
-            for (tile, layers) in results[slice] {
-                if content[tile] == nil {
-                    content[tile] = layers
-                } else {
-                    for (index, features) in layers.enumerated() where !features.isEmpty {
-                        content[tile]![index].append(contentsOf: features)
-                    }
-                }
-            }
-        }
+        try spill.append(layerIndex: TileBuilder.layerIndex[layer]!, firstZoom: first,
+                         properties: attributes.map { VectorTile.Property($0.key, vectorTileValue($0.value)) },
+                         geometry: geometry)
     }
 
     /// The layer order in every tile: OpenMapTiles' order, bottom to top.
@@ -114,42 +83,129 @@ public final class TileBuilder {
     /// zooms carry a few long lines instead of thousands of short ones (and labels can run along them).
     public static let mergedLineLayers: Set<TileLayer> = [.transportation, .transportationName, .waterway, .boundary]
 
-    /// Every tile built, encoded as MVT and passed through `transform` (gzip, say), in zoom/row/column
-    /// order. Tiles are encoded on all cores.
-    public func tiles(transform: @Sendable ([UInt8]) throws -> [UInt8] = { $0 }) throws -> [(TileID, [UInt8])] {
-        cutPending()
-        let ids = content.keys.sorted()
-        // Each iteration below writes only its own slot, so sharing the buffer is safe.
-        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<Result<[UInt8], Error>?>.allocate(capacity: ids.count)
-        results.initialize(repeating: nil)
-        defer { results.deallocate() }
-        let content = self.content, options = self.options
-        DispatchQueue.concurrentPerform(iterations: ids.count) { index in
-            let id = ids[index]
-            guard let layers = content[id] else { return }
-            let tile = VectorTile(layers: zip(TileBuilder.layerOrder, layers).compactMap { layer, features in
-                guard !features.isEmpty else { return nil }
-                let merged = id.z < options.maximumZoom && TileBuilder.mergedLineLayers.contains(layer) ? TileBuilder.mergeLines(features) : features
-                return VectorTile.Layer(name: layer.rawValue, version: 2, extent: UInt32(options.extent), features: merged)
-            })
-            guard !tile.layers.isEmpty else { return }
-            results[index] = Result { try transform(tile.encoded()) }
-        }
-        var tiles: [(TileID, [UInt8])] = []
-        tiles.reserveCapacity(ids.count)
-        for (index, id) in ids.enumerated() {
-            guard let result = results[index] else { continue }
-            tiles.append((id, try result.get()))
-        }
-        return tiles
+    /// One level of the cut: the bucket tiles at `bucketZoom`, each cut for `zooms`.
+    struct Level: Equatable {
+        var bucketZoom: Int
+        var zooms: Range<Int>
     }
 
-    /// How many tiles hold anything, per zoom.
-    public var tileCounts: [Int: Int] {
-        cutPending()
-        var counts: [Int: Int] = [:]
-        for id in content.keys { counts[id.z, default: 0] += 1 }
-        return counts
+    /// The levels for data within `bounds`: the configured bucket zooms, plus one deeper level when
+    /// the deepest has too few buckets to keep `cores` busy (a city-sized extract).
+    func levels(bounds: MKMapRect, cores: Int) -> [Level] {
+        let end = options.maximumZoom + 1
+        var starts = [options.minimumZoom] + options.bucketZooms.filter { $0 > options.minimumZoom && $0 < end }
+        func bucketCount(_ z: Int) -> Int {
+            let a = TileID(containing: MKMapPoint(x: bounds.minX, y: bounds.minY), zoom: z)
+            let b = TileID(containing: MKMapPoint(x: bounds.maxX, y: bounds.maxY), zoom: z)
+            return (abs(b.x - a.x) + 1) * (abs(b.y - a.y) + 1)
+        }
+        if let deepest = starts.last, bucketCount(deepest) < 4 * cores,
+           let deeper = (deepest + 1..<end).first(where: { bucketCount($0) >= 4 * cores }) ?? (deepest + 2 < end ? end - 1 : nil) {
+            starts.append(deeper)
+        }
+        return starts.indices.map { Level(bucketZoom: starts[$0], zooms: starts[$0]..<(starts.indices.contains($0 + 1) ? starts[$0 + 1] : end)) }
+    }
+
+    /// Cuts every feature into tiles, encodes each tile as MVT, passes it through `transform` (gzip,
+    /// say) and hands it to `sink` on the calling thread, while other cores cut the next buckets.
+    /// Tiles arrive in no particular order; `progress` gets the fraction of buckets done.
+    public func writeTiles(transform: @escaping @Sendable ([UInt8]) throws -> [UInt8] = { $0 },
+                           progress: (Double) -> Void = { _ in },
+                           to sink: (TileID, [UInt8]) throws -> Void) throws {
+        if !sealed {
+            try spill.seal()
+            sealed = true
+        }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let levels = spill.bounds.isEmpty ? [] : levels(bounds: spill.bounds.mapRect, cores: cores)
+        let options = self.options
+        let attributeSets = spill.attributeSets
+        try spill.withReader { reader in
+            for (levelIndex, level) in levels.enumerated() {
+                let buckets = Self.buckets(reader: reader, level: level, options: options)
+                // Biggest first, so that no core is left with a large bucket at the end.
+                let order = buckets.indices.sorted { buckets[$0].features.count > buckets[$1].features.count }
+                let handoff = TileHandoff(limit: 2 * cores)
+                let producer = Thread {
+                    DispatchQueue.concurrentPerform(iterations: order.count) { index in
+                        guard !handoff.isStopped else { return }
+                        let bucket = buckets[order[index]]
+                        handoff.put(Result { try Self.cut(bucket, level: level, reader: reader, attributeSets: attributeSets,
+                                                          options: options, transform: transform) })
+                    }
+                    handoff.finish()
+                }
+                producer.start()
+                defer { handoff.stop(); handoff.waitUntilFinished() }
+                var done = 0
+                while let result = handoff.take() {
+                    for (tile, bytes) in try result.get() { try sink(tile, bytes) }
+                    done += 1
+                    progress((Double(levelIndex) + Double(done) / Double(max(order.count, 1))) / Double(levels.count))
+                }
+                spill.releaseResidentPages()
+            }
+        }
+    }
+
+    /// Every tile, encoded and passed through `transform`, in zoom/row/column order: for tests and
+    /// small extracts (an import streams them with ``writeTiles(transform:progress:to:)``).
+    public func tiles(transform: @escaping @Sendable ([UInt8]) throws -> [UInt8] = { $0 }) throws -> [(TileID, [UInt8])] {
+        var tiles: [(TileID, [UInt8])] = []
+        try writeTiles(transform: transform) { tiles.append(($0, $1)) }
+        return tiles.sorted { $0.0 < $1.0 }
+    }
+
+    /// A bucket: a tile of the level's bucket zoom and the features (in the order added) that touch it.
+    struct Bucket: Sendable {
+        var tile: TileID
+        var features: [Int32]
+    }
+
+    /// Which features each bucket tile of `level` needs: those shown in the level's zooms whose
+    /// buffered bounds touch the tile.
+    static func buckets(reader: TileFeatureSpill.Reader, level: Level, options: Options) -> [Bucket] {
+        var byTile: [TileID: [Int32]] = [:]
+        let z = level.bucketZoom
+        let n = 1 << z
+        let tileWidth = MKMapSize.worldWidth / Double(n)
+        let margin = tileWidth * Double(options.buffer) / Double(options.extent)
+        for feature in 0..<reader.offsets.count {
+            let header = reader.header(feature)
+            guard header.firstZoom < level.zooms.upperBound else { continue }
+            let box = header.bounds.mapRect
+            let columns = max(Int(((box.minX - margin) / tileWidth).rounded(.down)), 0)...min(Int(((box.maxX + margin) / tileWidth).rounded(.down)), n - 1)
+            let rows = max(Int(((box.minY - margin) / tileWidth).rounded(.down)), 0)...min(Int(((box.maxY + margin) / tileWidth).rounded(.down)), n - 1)
+            for y in rows {
+                for x in columns { byTile[TileID(z: z, x: x, y: y)!, default: []].append(Int32(feature)) }
+            }
+        }
+        return byTile.map { Bucket(tile: $0.key, features: $0.value) }.sorted { $0.tile < $1.tile }
+    }
+
+    /// Cuts one bucket's features into its tiles and encodes them.
+    static func cut(_ bucket: Bucket, level: Level, reader: TileFeatureSpill.Reader, attributeSets: [[VectorTile.Property]],
+                    options: Options, transform: ([UInt8]) throws -> [UInt8]) throws -> [(TileID, [UInt8])] {
+        let cutter = TileCutter(options: options)
+        var content: TileCutter.Content = [:]
+        for feature in bucket.features {
+            let header = reader.header(Int(feature))
+            cutter.cut(reader.geometry(Int(feature)), from: bucket.tile, to: level.zooms.upperBound,
+                       firstZoom: max(header.firstZoom, level.zooms.lowerBound), layerIndex: header.layerIndex,
+                       properties: attributeSets[header.attributeSet], into: &content)
+        }
+        var tiles: [(TileID, [UInt8])] = []
+        tiles.reserveCapacity(content.count)
+        for (id, layers) in content {
+            let tile = VectorTile(layers: zip(layerOrder, layers).compactMap { layer, features in
+                guard !features.isEmpty else { return nil }
+                let merged = id.z < options.maximumZoom && mergedLineLayers.contains(layer) ? mergeLines(features) : features
+                return VectorTile.Layer(name: layer.rawValue, version: 2, extent: UInt32(options.extent), features: merged)
+            })
+            guard !tile.layers.isEmpty else { continue }
+            tiles.append((id, try transform(tile.encoded())))
+        }
+        return tiles
     }
 
     // MARK: - Line merging
@@ -228,109 +284,44 @@ func vectorTileValue(_ value: TileValue) -> VectorTile.Value {
     }
 }
 
-/// The per-feature work of cutting into tiles: pure functions of the options, so slices of
-/// features can be cut on several threads at once.
-private struct TileCutter: Sendable {
-    let options: TileBuilder.Options
+/// Hands finished buckets from the cutting threads to the thread that writes them, holding at most
+/// `limit` at a time so that cutting never runs far ahead of writing.
+private final class TileHandoff: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var queue: [Result<[(TileID, [UInt8])], Error>] = []
+    private var producing = true
+    private var stopped = false
+    private let limit: Int
 
-    /// Descends the pyramid from the root to the feature's first zoom and below, each tile's
-    /// children clipped from the tile's own clipped geometry.
-    func cut(_ feature: TileBuilder.PendingFeature, into content: inout [TileID: [[VectorTile.Feature]]]) {
-        var work: [(TileID, SourceGeometry)] = [(TileID(z: 0, x: 0, y: 0)!, feature.geometry)]
-        while let (tile, piece) = work.popLast() {
-            if tile.z >= feature.firstZoom {
-                emit(piece, in: tile, layer: feature.layer, properties: feature.properties, into: &content)
-            }
-            guard tile.z < options.maximumZoom else { continue }
-            for child in tile.children {
-                guard let clipped = clip(piece, to: bufferedRect(child)) else { continue }
-                work.append((child, clipped))
-            }
+    init(limit: Int) { self.limit = limit }
+
+    var isStopped: Bool { condition.withLock { stopped } }
+
+    /// Queues a result, waiting while the queue is full; dropped once the reader has stopped.
+    func put(_ result: Result<[(TileID, [UInt8])], Error>) {
+        condition.withLock {
+            while queue.count >= limit && !stopped { condition.wait() }
+            guard !stopped else { return }
+            queue.append(result)
+            condition.broadcast()
         }
     }
 
-    // MARK: - Per tile
-
-    func bufferedRect(_ tile: TileID) -> MKMapRect {
-        let rect = tile.mapRect
-        let margin = rect.width * Double(options.buffer) / Double(options.extent)
-        return rect.insetBy(dx: -margin, dy: -margin)
-    }
-
-    func clip(_ geometry: SourceGeometry, to rect: MKMapRect) -> SourceGeometry? {
-        switch geometry {
-        case .point(let p):
-            return rect.contains(p) ? geometry : nil
-        case .line(let points):
-            return clip(.lines([points]), to: rect)
-        case .lines(let lines):
-            let pieces = lines.flatMap { line in boundsIntersect(line, rect) ? Clipping.clipPolyline(line, to: rect) : [] }
-            return pieces.isEmpty ? nil : .lines(pieces)
-        case .polygon(let rings):
-            guard let outer = rings.first, boundsIntersect(outer, rect) else { return nil }
-            let clipped = Clipping.clipPolygon(rings, to: rect)
-            return clipped.isEmpty ? nil : .polygon(clipped)
+    /// The next result, or nil when the producers have finished and the queue is empty.
+    func take() -> Result<[(TileID, [UInt8])], Error>? {
+        condition.withLock {
+            while queue.isEmpty && producing { condition.wait() }
+            guard !queue.isEmpty else { return nil }
+            condition.broadcast()
+            return queue.removeFirst()
         }
     }
 
-    func boundsIntersect(_ points: [MKMapPoint], _ rect: MKMapRect) -> Bool {
-        // Closed comparisons: a piece lying along the rectangle's edge still gets clipped.
-        let bounds = MKMapRect(boundingPoints: points)
-        return !bounds.isNull && bounds.minX <= rect.maxX && bounds.maxX >= rect.minX && bounds.minY <= rect.maxY && bounds.maxY >= rect.minY
-    }
+    /// The producers are done.
+    func finish() { condition.withLock { producing = false; condition.broadcast() } }
 
-    func emit(_ geometry: SourceGeometry, in tile: TileID, layer: TileLayer, properties: [VectorTile.Property],
-                      into content: inout [TileID: [[VectorTile.Feature]]]) {
-        let rect = tile.mapRect
-        let scale = Double(options.extent) / rect.width
-        let atMaximum = tile.z >= options.maximumZoom
-        let tolerance = (atMaximum ? options.maximumZoomSimplification : options.simplification) / scale
-        func tilePoint(_ p: MKMapPoint) -> VectorTile.TilePoint {
-            VectorTile.TilePoint(x: Int32(((p.x - rect.minX) * scale).rounded()), y: Int32(((p.y - rect.minY) * scale).rounded()))
-        }
-        let vectorGeometry: VectorTile.Geometry
-        switch geometry {
-        case .point(let p):
-            vectorGeometry = .points([tilePoint(p)])
-        case .line(let points):
-            guard let line = tileLine(points, tolerance: tolerance, scale: scale, dropShort: !atMaximum, tilePoint) else { return }
-            vectorGeometry = .lines([line])
-        case .lines(let pieces):
-            let lines = pieces.compactMap { tileLine($0, tolerance: tolerance, scale: scale, dropShort: !atMaximum, tilePoint) }
-            guard !lines.isEmpty else { return }
-            vectorGeometry = .lines(lines)
-        case .polygon(let rings):
-            var polygon: [[VectorTile.TilePoint]] = []
-            for (index, ring) in rings.enumerated() {
-                guard let simplified = Simplification.simplifyRing(ring, method: .douglasPeucker(tolerance: tolerance)) else {
-                    if index == 0 { return } else { continue }
-                }
-                let area = abs(PlanarPolygon.signedArea(simplified)) * scale * scale
-                if !atMaximum, area < options.minimumArea {
-                    if index == 0 { return } else { continue }
-                }
-                polygon.append(simplified.map(tilePoint))
-            }
-            guard !polygon.isEmpty else { return }
-            vectorGeometry = .polygons([polygon])
-        }
-        // Mutating through the defaulted subscript appends in place, without copying the tile's arrays.
-        content[tile, default: TileBuilder.emptyTile][TileBuilder.layerIndex[layer]!]
-            .append(VectorTile.Feature(properties: properties, geometry: vectorGeometry))
-    }
+    /// The reader gives up (an error): producers drop what they make and skip what is left.
+    func stop() { condition.withLock { stopped = true; condition.broadcast() } }
 
-    func tileLine(_ points: [MKMapPoint], tolerance: Double, scale: Double, dropShort: Bool,
-                          _ tilePoint: (MKMapPoint) -> VectorTile.TilePoint) -> [VectorTile.TilePoint]? {
-        let simplified = Simplification.douglasPeucker(points, tolerance: tolerance)
-        guard simplified.count >= 2 else { return nil }
-        if dropShort {
-            var length = 0.0
-            for i in 1..<simplified.count {
-                length += hypot(simplified[i].x - simplified[i - 1].x, simplified[i].y - simplified[i - 1].y)
-            }
-            if length * scale < options.minimumLength { return nil }
-        }
-        return simplified.map(tilePoint)
-    }
-
+    func waitUntilFinished() { condition.withLock { while producing { condition.wait() } } }
 }

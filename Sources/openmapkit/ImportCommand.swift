@@ -76,8 +76,12 @@ struct ImportReportText {
         lines.append("  features   \(features)")
         let tiles = report.tilesPerZoom.sorted { $0.key < $1.key }.map { "z\($0.key) \($0.value)" }.joined(separator: ", ")
         lines.append("  tiles      \(tiles) (\(report.tilesPerZoom.values.reduce(0, +)) in all, \(report.tileBytes / 1024) KiB)")
-        let phases = ImportPhase.allCases.compactMap { phase in report.phaseSeconds[phase.rawValue].map { "\(phase.rawValue) \(String(format: "%.2f", $0)) s" } }
-        lines.append("  time       " + phases.joined(separator: ", "))
+        lines.append("  phases     seconds  peak MiB  disk MiB")
+        for cost in report.phases {
+            let memory = cost.peakMemoryBytes.map { String(format: "%8.0f", Double($0) / 1048576) } ?? "       –"
+            lines.append("  " + cost.phase.padding(toLength: 27, withPad: " ", startingAt: 0)
+                         + String(format: "%7.2f", cost.seconds) + "  " + memory + "  " + String(format: "%8.1f", Double(cost.diskBytes) / 1048576))
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -76,7 +76,8 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
         XCTAssertEqual((report["tilesPerZoom"] as? [String: Any])?.count, 13, imported.stdout)
-        XCTAssertTrue(imported.stderr.contains("building tiles"), "progress goes to standard error")
+        XCTAssertTrue(imported.stderr.contains("cutting and writing tiles"), "progress goes to standard error")
+        XCTAssertEqual((report["phases"] as? [[String: Any]])?.map { $0["phase"] as? String }, ["reading relations", "reading nodes and ways", "assembling multipolygons", "cutting and writing tiles", "finishing the bundle"], imported.stdout)
 
         let inspected = try run(["tiles", "inspect", "12/2132/1493", "--bundle", bundle])
         XCTAssertEqual(inspected.status, 0, inspected.stderr)

@@ -28,6 +28,14 @@ final class ImportTests: XCTestCase {
         let report = try importer.importPBF(at: monaco, to: bundle)
 
         XCTAssertEqual(phases, ImportPhase.allCases)
+        // Every phase's cost is reported; the node store's scratch file is on disk while ways are
+        // read (16 bytes a node) and gone once the areas are assembled.
+        XCTAssertEqual(report.phases.map(\.phase), ImportPhase.allCases.map(\.rawValue))
+        XCTAssertTrue(report.phases.allSatisfy { ($0.peakMemoryBytes ?? 0) > 1 << 20 }, "\(report.phases)")
+        let nodesAndWays = try XCTUnwrap(report.phases.first { $0.phase == ImportPhase.nodesAndWays.rawValue })
+        XCTAssertGreaterThanOrEqual(nodesAndWays.diskBytes, report.nodes * 16)
+        let areas = try XCTUnwrap(report.phases.first { $0.phase == ImportPhase.areas.rawValue })
+        XCTAssertLessThan(areas.diskBytes, nodesAndWays.diskBytes - report.nodes * 16 / 2)
         XCTAssertGreaterThan(report.nodes, 20_000)
         XCTAssertGreaterThan(report.ways, 3_000)
         XCTAssertEqual(Set(report.tilesPerZoom.keys), Set(0...14))
