@@ -185,6 +185,7 @@ public struct OpenMapTilesSchema: Sendable {
     public func features(for tags: OSMTags, kind: OSMGeometryKind) -> [SchemaFeature] {
         guard !tags.isEmpty else { return [] }
         var t: [String: String] = [:]
+        t.reserveCapacity(tags.count)
         for (key, value) in tags where t[key] == nil { t[key] = value }
         var result: [SchemaFeature] = []
         let names = nameAttributes(t)
@@ -228,7 +229,7 @@ public struct OpenMapTilesSchema: Sendable {
                 result.append(SchemaFeature(layer: .place, minimumZoom: place == "island" ? 8 : 12, placement: .labelPoint,
                                             attributes: [("class", .string("island")), ("rank", .int(7))] + names))
             }
-            if let poi = poi(t), !names.isEmpty {
+            if !names.isEmpty, let poi = poi(t) {
                 // Named areas become POIs at their label point.
                 result.append(SchemaFeature(layer: .poi, minimumZoom: poi.minimumZoom, placement: .labelPoint,
                                             attributes: poi.attributes + names))
@@ -322,7 +323,7 @@ public struct OpenMapTilesSchema: Sendable {
             if let english = t["name:en"] { result.append(("name:latin", .string(english))) }
             result.append(("name:nonlatin", .string(name)))
         }
-        for key in t.keys.sorted() where key.hasPrefix("name:") && key != "name:latin" && key != "name:nonlatin" {
+        for key in t.keys.filter({ $0.hasPrefix("name:") }).sorted() where key != "name:latin" && key != "name:nonlatin" {
             let language = key.dropFirst(5)
             // Language codes only (name:en, name:zh-Hant), not name:etymology:wikidata and the like.
             guard (2...8).contains(language.count), language.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) else { continue }
@@ -493,8 +494,7 @@ public struct OpenMapTilesSchema: Sendable {
 
     /// The poi layer's class and subclass (OpenMapTiles groups subclasses into classes).
     func poi(_ t: [String: String]) -> POIKind? {
-        let keys = ["amenity", "shop", "tourism", "leisure", "historic", "railway", "aerialway", "highway", "office", "sport", "man_made", "waterway", "barrier"]
-        for key in keys {
+        for key in Self.poiKeys {
             guard let value = t[key] else { continue }
             guard let (cls, rank) = poiClass(key: key, value: value) else { continue }
             let attributes: [(key: String, value: TileValue)] = [("class", .string(cls)), ("subclass", .string(value)),
@@ -509,50 +509,50 @@ public struct OpenMapTilesSchema: Sendable {
         return nil
     }
 
+    /// POI class and rank by OSM key and value; `poiClassesForAnyValue` where a key alone decides.
+    /// A table rather than a switch: every tagged element is looked up, and a switch over string
+    /// pairs compares them one by one.
+    static let poiClasses: [String: [String: (String, Int)]] = [
+        "railway": [
+            "station": ("railway", 5), "halt": ("railway", 5), "tram_stop": ("railway", 5), "subway_entrance": ("railway", 5)],
+        "amenity": [
+            "bus_station": ("bus", 15), "ferry_terminal": ("ferry_terminal", 10), "hospital": ("hospital", 8), "townhall": ("town_hall", 8),
+            "university": ("college", 10), "college": ("college", 10), "school": ("school", 15), "kindergarten": ("school", 15),
+            "arts_centre": ("museum", 10), "restaurant": ("restaurant", 20), "food_court": ("restaurant", 20), "fast_food": ("fast_food", 22),
+            "cafe": ("cafe", 22), "bar": ("bar", 22), "pub": ("bar", 22), "biergarten": ("bar", 22),
+            "nightclub": ("bar", 22), "ice_cream": ("ice_cream", 25), "pharmacy": ("pharmacy", 20), "bank": ("bank", 22),
+            "atm": ("bank", 22), "bureau_de_change": ("bank", 22), "post_office": ("post", 22), "post_box": ("post", 22),
+            "police": ("police", 15), "fire_station": ("fire_station", 18), "library": ("library", 15), "bookcase": ("library", 15),
+            "theatre": ("theatre", 15), "cinema": ("theatre", 15), "place_of_worship": ("place_of_worship", 18), "parking": ("parking", 30),
+            "bicycle_parking": ("parking", 30), "motorcycle_parking": ("parking", 30), "fuel": ("fuel", 25), "charging_station": ("fuel", 25),
+            "toilets": ("toilets", 30), "drinking_water": ("drinking_water", 30), "fountain": ("drinking_water", 30), "doctors": ("doctors", 20),
+            "dentist": ("doctors", 20), "clinic": ("doctors", 20), "veterinary": ("doctors", 20)],
+        "highway": [
+            "bus_stop": ("bus", 15)],
+        "aerialway": [
+            "station": ("aerialway", 15)],
+        "office": [
+            "government": ("town_hall", 8)],
+        "tourism": [
+            "museum": ("museum", 10), "gallery": ("museum", 10), "attraction": ("attraction", 12), "viewpoint": ("attraction", 12),
+            "hotel": ("lodging", 20), "hostel": ("lodging", 20), "motel": ("lodging", 20), "guest_house": ("lodging", 20),
+            "apartment": ("lodging", 20), "chalet": ("lodging", 20), "camp_site": ("lodging", 20), "caravan_site": ("lodging", 20),
+            "alpine_hut": ("lodging", 20), "information": ("information", 25)],
+        "shop": [
+            "chemist": ("pharmacy", 20), "supermarket": ("grocery", 20), "convenience": ("grocery", 20), "greengrocer": ("grocery", 20),
+            "grocery": ("grocery", 20), "bakery": ("bakery", 22), "pastry": ("bakery", 22), "confectionery": ("bakery", 22),
+            "clothes": ("clothing_store", 25), "shoes": ("clothing_store", 25), "boutique": ("clothing_store", 25), "fashion": ("clothing_store", 25),
+            "mall": ("shop", 15), "department_store": ("shop", 15)],
+        "leisure": [
+            "park": ("park", 12), "garden": ("park", 12), "nature_reserve": ("park", 12), "stadium": ("sports", 20),
+            "sports_centre": ("sports", 20), "pitch": ("sports", 20), "fitness_centre": ("sports", 20), "swimming_pool": ("sports", 20),
+            "golf_course": ("sports", 20), "marina": ("sports", 20), "playground": ("playground", 20)],
+    ]
+    static let poiClassesForAnyValue: [String: (String, Int)] = ["historic": ("attraction", 12), "shop": ("shop", 25), "office": ("office", 30)]
+    static let poiKeys = ["amenity", "shop", "tourism", "leisure", "historic", "railway", "aerialway", "highway", "office", "sport", "man_made", "waterway", "barrier"]
+
     func poiClass(key: String, value: String) -> (String, Int)? {
-        switch (key, value) {
-        case ("railway", "station"), ("railway", "halt"), ("railway", "tram_stop"), ("railway", "subway_entrance"): return ("railway", 5)
-        case ("amenity", "bus_station"), ("highway", "bus_stop"): return ("bus", 15)
-        case ("amenity", "ferry_terminal"): return ("ferry_terminal", 10)
-        case ("aerialway", "station"): return ("aerialway", 15)
-        case ("amenity", "hospital"): return ("hospital", 8)
-        case ("amenity", "townhall"), ("office", "government"): return ("town_hall", 8)
-        case ("amenity", "university"), ("amenity", "college"): return ("college", 10)
-        case ("amenity", "school"), ("amenity", "kindergarten"): return ("school", 15)
-        case ("tourism", "museum"), ("tourism", "gallery"), ("amenity", "arts_centre"): return ("museum", 10)
-        case ("tourism", "attraction"), ("tourism", "viewpoint"), ("historic", _): return ("attraction", 12)
-        case ("tourism", "hotel"), ("tourism", "hostel"), ("tourism", "motel"), ("tourism", "guest_house"), ("tourism", "apartment"),
-             ("tourism", "chalet"), ("tourism", "camp_site"), ("tourism", "caravan_site"), ("tourism", "alpine_hut"): return ("lodging", 20)
-        case ("amenity", "restaurant"), ("amenity", "food_court"): return ("restaurant", 20)
-        case ("amenity", "fast_food"): return ("fast_food", 22)
-        case ("amenity", "cafe"): return ("cafe", 22)
-        case ("amenity", "bar"), ("amenity", "pub"), ("amenity", "biergarten"), ("amenity", "nightclub"): return ("bar", 22)
-        case ("amenity", "ice_cream"): return ("ice_cream", 25)
-        case ("amenity", "pharmacy"), ("shop", "chemist"): return ("pharmacy", 20)
-        case ("amenity", "bank"), ("amenity", "atm"), ("amenity", "bureau_de_change"): return ("bank", 22)
-        case ("amenity", "post_office"), ("amenity", "post_box"): return ("post", 22)
-        case ("amenity", "police"): return ("police", 15)
-        case ("amenity", "fire_station"): return ("fire_station", 18)
-        case ("amenity", "library"), ("amenity", "bookcase"): return ("library", 15)
-        case ("amenity", "theatre"), ("amenity", "cinema"): return ("theatre", 15)
-        case ("amenity", "place_of_worship"): return ("place_of_worship", 18)
-        case ("amenity", "parking"), ("amenity", "bicycle_parking"), ("amenity", "motorcycle_parking"): return ("parking", 30)
-        case ("amenity", "fuel"), ("amenity", "charging_station"): return ("fuel", 25)
-        case ("amenity", "toilets"): return ("toilets", 30)
-        case ("amenity", "drinking_water"), ("amenity", "fountain"): return ("drinking_water", 30)
-        case ("amenity", "doctors"), ("amenity", "dentist"), ("amenity", "clinic"), ("amenity", "veterinary"): return ("doctors", 20)
-        case ("leisure", "park"), ("leisure", "garden"), ("leisure", "nature_reserve"): return ("park", 12)
-        case ("leisure", "stadium"), ("leisure", "sports_centre"), ("leisure", "pitch"), ("leisure", "fitness_centre"),
-             ("leisure", "swimming_pool"), ("leisure", "golf_course"), ("leisure", "marina"), ("leisure", "playground"): return (value == "playground" ? "playground" : "sports", 20)
-        case ("shop", "supermarket"), ("shop", "convenience"), ("shop", "greengrocer"), ("shop", "grocery"): return ("grocery", 20)
-        case ("shop", "bakery"), ("shop", "pastry"), ("shop", "confectionery"): return ("bakery", 22)
-        case ("shop", "clothes"), ("shop", "shoes"), ("shop", "boutique"), ("shop", "fashion"): return ("clothing_store", 25)
-        case ("shop", "mall"), ("shop", "department_store"): return ("shop", 15)
-        case ("shop", _): return ("shop", 25)
-        case ("tourism", "information"): return ("information", 25)
-        case ("office", _): return ("office", 30)
-        default: return nil
-        }
+        Self.poiClasses[key]?[value] ?? Self.poiClassesForAnyValue[key]
     }
 }
 
