@@ -117,20 +117,26 @@ public final class MBTilesArchive: Sendable {
 ///
 /// Tiles go in through one transaction per batch of ``batchSize``. Identical small tiles (the
 /// empty sea and land tiles that make up much of a pyramid) are stored once, in the `map`/`images`
-/// layout with a `tiles` view that MBTiles readers query as usual; only tiles up to
-/// ``deduplicationLimit`` bytes are remembered for that, so memory stays bounded.
+/// layout with a `tiles` view that MBTiles readers query as usual. Tiles up to
+/// ``deduplicationLimit`` bytes are remembered for that by hash and length only (a match is
+/// confirmed against the stored bytes), and at most ``deduplicationCapacity`` of them, so memory
+/// stays bounded whatever the archive's size.
 public final class MBTilesWriter {
     public let destination: URL
     private let temporaryURL: URL
     private let queue: DatabaseQueue
     private var pending: [(TileID, Data)] = []
-    private var imageIDs: [Data: Int64] = [:]
+    /// Small tiles stored so far, by content hash and length; each hash lists the images with it.
+    private var imageIDs: [TileDigest: [Int64]] = [:]
+    private var rememberedImages = 0
     private var nextImageID: Int64 = 1
     private var finished = false
     /// Tiles per transaction.
     public var batchSize = 2000
     /// Tiles larger than this many bytes are not deduplicated.
     public var deduplicationLimit = 2048
+    /// How many distinct small tiles are remembered for deduplication (about 40 bytes each).
+    public var deduplicationCapacity = 4_000_000
 
     /// Starts an archive that will replace `destination` when finished.
     public init(destination: URL) throws(MBTilesError) {
@@ -142,7 +148,9 @@ public final class MBTilesWriter {
             var configuration = Configuration()
             configuration.prepareDatabase { db in
                 // A fresh file written once: no journal needed until it is renamed into place.
-                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096")
+                // Tiles arrive in no particular order, so the map table's B-tree is written all over:
+                // a 64 MiB page cache keeps that from turning into reads of evicted pages.
+                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096; PRAGMA cache_size = -65536")
             }
             queue = try DatabaseQueue(path: temporaryURL.path, configuration: configuration)
             try queue.write { db in
@@ -190,17 +198,24 @@ public final class MBTilesWriter {
             try queue.write { db in
                 let insertImage = try db.makeStatement(sql: "INSERT INTO images (tile_id, tile_data) VALUES (?, ?)")
                 let insertMap = try db.makeStatement(sql: "INSERT OR REPLACE INTO map (zoom_level, tile_column, tile_row, tile_id) VALUES (?, ?, ?, ?)")
+                let readImage = try db.makeStatement(sql: "SELECT tile_data FROM images WHERE tile_id = ?")
                 for (id, data) in pending {
-                    let imageID: Int64
-                    if data.count <= deduplicationLimit, let existing = imageIDs[data] {
-                        imageID = existing
-                    } else {
+                    let digest = data.count <= deduplicationLimit ? TileDigest(data) : nil
+                    var imageID: Int64?
+                    if let digest, let candidates = imageIDs[digest] {
+                        // Equal hashes are confirmed byte for byte: a collision must not swap tiles.
+                        imageID = try candidates.first { try Data.fetchOne(readImage, arguments: [$0]) == data }
+                    }
+                    if imageID == nil {
                         imageID = nextImageID
                         nextImageID += 1
-                        if data.count <= deduplicationLimit { imageIDs[data] = imageID }
+                        if let digest, rememberedImages < deduplicationCapacity {
+                            imageIDs[digest, default: []].append(imageID!)
+                            rememberedImages += 1
+                        }
                         try insertImage.execute(arguments: [imageID, data])
                     }
-                    try insertMap.execute(arguments: [id.z, id.x, id.tmsY, imageID])
+                    try insertMap.execute(arguments: [id.z, id.x, id.tmsY, imageID!])
                 }
             }
             pending.removeAll(keepingCapacity: true)
@@ -230,5 +245,18 @@ public final class MBTilesWriter {
             throw MBTilesError(.cannotOpen, "cannot move the archive to \(destination.path): \(String(cString: strerror(errno)))")
         }
         finished = true
+    }
+}
+
+/// A small tile's identity for deduplication: its length and a 64-bit hash of its bytes.
+private struct TileDigest: Hashable {
+    var count: Int
+    var hash: Int
+
+    init(_ data: Data) {
+        count = data.count
+        var hasher = Hasher()
+        data.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hash = hasher.finalize()
     }
 }

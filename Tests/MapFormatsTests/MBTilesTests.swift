@@ -59,6 +59,27 @@ final class MBTilesTests: XCTestCase {
         XCTAssertTrue(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.hasSuffix(".partial") })
     }
 
+    /// Deduplication remembers a bounded number of small tiles; past that, tiles are stored as
+    /// they come, and every tile still reads back as written.
+    func testDeduplicationIsBounded() throws {
+        let url = folder.appendingPathComponent("bounded.mbtiles")
+        let writer = try MBTilesWriter(destination: url)
+        writer.deduplicationCapacity = 3
+        var expected: [TileID: Data] = [:]
+        for x in 0..<64 {
+            let id = TileID(z: 6, x: x, y: 0)!
+            let data = Data("tile \(x % 8)".utf8)  // 8 distinct contents, each 8 times
+            expected[id] = data
+            try writer.add(id, data: data)
+        }
+        try writer.finish()
+        let archive = try MBTilesArchive(url: url)
+        for (id, data) in expected { XCTAssertEqual(try archive.tile(id), data) }
+        let queue = try DatabaseQueue(path: url.path)
+        // Three contents remembered (stored once each), five stored every time they come.
+        XCTAssertEqual(try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM images") }, 3 + 5 * 8)
+    }
+
     func testUnfinishedWriterLeavesTheOldArchive() throws {
         let url = folder.appendingPathComponent("kept.mbtiles")
         let first = try MBTilesWriter(destination: url)
