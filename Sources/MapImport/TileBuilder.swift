@@ -141,6 +141,8 @@ public final class TileBuilder {
                 while let result = handoff.take() {
                     for (tile, bytes) in try result.get() { try sink(tile, bytes) }
                     done += 1
+                    // Buckets read features from all over the spill: drop what was read now and then.
+                    if done % 256 == 0 { spill.releaseResidentPages() }
                     progress((Double(levelIndex) + Double(done) / Double(max(order.count, 1))) / Double(levels.count))
                 }
                 spill.releaseResidentPages()

@@ -130,22 +130,27 @@ private extension Double {
     func clamped(_ low: Double, _ high: Double) -> Double { Swift.min(Swift.max(self, low), high) }
 }
 
-/// Runs `handler` on SIGINT instead of killing the process, until ``restore()``.
+/// Runs `handler` on SIGINT (Ctrl-C) or SIGTERM (`kill`, a service manager) instead of killing
+/// the process, until ``restore()``, so that an import can clean up before it exits.
 final class InterruptHandler: @unchecked Sendable {
-    private let source: DispatchSourceSignal
+    private static let signals = [SIGINT, SIGTERM]
+    private let sources: [DispatchSourceSignal]
 
     init(_ handler: @escaping @Sendable () -> Void) {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler {
-            FileHandle.standardError.write(Data("\ninterrupted: stopping…\n".utf8))
-            handler()
+        sources = Self.signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                FileHandle.standardError.write(Data("\ninterrupted: stopping…\n".utf8))
+                handler()
+            }
+            source.resume()
+            return source
         }
-        source.resume()
     }
 
     func restore() {
-        source.cancel()
-        signal(SIGINT, SIG_DFL)
+        for source in sources { source.cancel() }
+        for number in Self.signals { signal(number, SIG_DFL) }
     }
 }

@@ -66,6 +66,34 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("line 1"), bad.stderr)
     }
 
+    /// SIGTERM (a `kill`, a service manager stopping) cancels an import like Ctrl-C: the process
+    /// exits with an error and leaves nothing beside the destination.
+    func testTerminatedImportLeavesNothing() throws {
+        let liechtenstein = TestData.shared("data/osm/liechtenstein.osm.pbf").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-term-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["import", liechtenstein, "-o", folder.appendingPathComponent("li.omk").path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Wait until the import is under way (its staging folder exists), then stop it.
+        let deadline = Date().addingTimeInterval(30)
+        while (try FileManager.default.contentsOfDirectory(atPath: folder.path)).isEmpty && Date() < deadline && process.isRunning {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        process.terminate()
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertNotEqual(process.terminationStatus, 0, stderr)
+        XCTAssertEqual(process.terminationReason, .exit, "handled, not killed by the signal")
+        XCTAssertTrue(stderr.contains("cancelled"), stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+    }
+
     func testImportInspectAndExport() throws {
         let monaco = TestData.shared("data/osm/monaco.osm.pbf").path
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")

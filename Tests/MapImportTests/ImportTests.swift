@@ -85,6 +85,17 @@ final class ImportTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["kept.omk"])
     }
 
+    /// A staging folder left by an import that was killed outright goes at the next import; one
+    /// whose process still runs stays.
+    func testAbandonedStagingIsCleared() throws {
+        let bundle = folder.appendingPathComponent("monaco.omk")
+        let dead = folder.appendingPathComponent(".monaco.omk.partial-2147483646")
+        let running = folder.appendingPathComponent(".monaco.omk.partial-1")
+        for staging in [dead, running] { try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true) }
+        _ = try BundleImporter().importPBF(at: monaco, to: bundle)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), [".monaco.omk.partial-1", "monaco.omk"])
+    }
+
     func testNotAnExtract() throws {
         let text = folder.appendingPathComponent("notes.osm.pbf")
         try Data("just some text, not protobuf".utf8).write(to: text)
