@@ -10,6 +10,8 @@ public enum SourceGeometry: Sendable {
     case lines([[MKMapPoint]])
     /// One polygon: its exterior ring, then its holes. Rings may be open or closed.
     case polygon([[MKMapPoint]])
+    /// Several polygons of one feature (a polygon cut into parts by a tile's edge, or a multipolygon).
+    case polygons([[[MKMapPoint]]])
 }
 
 /// Cuts features into vector tiles for zoom levels `minimumZoom…maximumZoom`, generalising them per

@@ -24,6 +24,10 @@ struct TileCutter: Sendable {
             case .lines(let lines), .polygon(let lines):
                 bounds = .null
                 for line in lines { bounds = bounds.union(MKMapRect(boundingPoints: line)) }
+            case .polygons(let polygons):
+                // The exteriors bound their holes.
+                bounds = .null
+                for polygon in polygons { if let exterior = polygon.first { bounds = bounds.union(MKMapRect(boundingPoints: exterior)) } }
             }
         }
     }
@@ -73,8 +77,19 @@ struct TileCutter: Sendable {
             let pieces = lines.flatMap { line in Clipping.clipPolyline(line, to: rect) }
             return pieces.isEmpty ? nil : Piece(.lines(pieces))
         case .polygon(let rings):
-            let clipped = Clipping.clipPolygon(rings, to: rect)
-            return clipped.isEmpty ? nil : Piece(.polygon(clipped))
+            // Parts rather than Sutherland–Hodgman's single ring: a polygon leaving and re-entering
+            // the tile must not come back joined by zero-area edges along the tile's border.
+            return Self.piece(ofParts: Clipping.clipPolygonParts(rings, to: rect))
+        case .polygons(let polygons):
+            return Self.piece(ofParts: polygons.flatMap { Clipping.clipPolygonParts($0, to: rect) })
+        }
+    }
+
+    private static func piece(ofParts parts: [[[MKMapPoint]]]) -> Piece? {
+        switch parts.count {
+        case 0: nil
+        case 1: Piece(.polygon(parts[0]))
+        default: Piece(.polygons(parts))
         }
     }
 
@@ -99,28 +114,39 @@ struct TileCutter: Sendable {
             guard !lines.isEmpty else { return }
             vectorGeometry = .lines(lines)
         case .polygon(let rings):
-            var polygon: [[VectorTile.TilePoint]] = []
-            for (index, ring) in rings.enumerated() {
-                guard let simplified = Simplification.simplifyRing(ring, method: .douglasPeucker(tolerance: tolerance)) else {
-                    if index == 0 { return } else { continue }
-                }
-                let area = abs(PlanarPolygon.signedArea(simplified)) * scale * scale
-                if !atMaximum, area < options.minimumArea {
-                    if index == 0 { return } else { continue }
-                }
-                // Rounding to the tile grid can merge neighbours; a ring needs three distinct corners.
-                var ring = Self.withoutRepeats(simplified.map(tilePoint))
-                if ring.count > 1 && ring.first == ring.last { ring.removeLast() }
-                guard ring.count >= 3 else {
-                    if index == 0 { return } else { continue }
-                }
-                polygon.append(ring)
-            }
-            guard !polygon.isEmpty else { return }
+            guard let polygon = tilePolygon(rings, tolerance: tolerance, scale: scale, atMaximum: atMaximum, tilePoint) else { return }
             vectorGeometry = .polygons([polygon])
+        case .polygons(let parts):
+            let polygons = parts.compactMap { tilePolygon($0, tolerance: tolerance, scale: scale, atMaximum: atMaximum, tilePoint) }
+            guard !polygons.isEmpty else { return }
+            vectorGeometry = .polygons(polygons)
         }
         // Mutating through the defaulted subscript appends in place, without copying the tile's arrays.
         content[tile, default: TileBuilder.emptyTile][layerIndex].append(VectorTile.Feature(properties: properties, geometry: vectorGeometry))
+    }
+
+    /// A polygon in tile coordinates, simplified; nil when its exterior is too small (below the
+    /// maximum zoom) or degenerates. Holes that do so are dropped.
+    func tilePolygon(_ rings: [[MKMapPoint]], tolerance: Double, scale: Double, atMaximum: Bool,
+                     _ tilePoint: (MKMapPoint) -> VectorTile.TilePoint) -> [[VectorTile.TilePoint]]? {
+        var polygon: [[VectorTile.TilePoint]] = []
+        for (index, ring) in rings.enumerated() {
+            guard let simplified = Simplification.simplifyRing(ring, method: .douglasPeucker(tolerance: tolerance)) else {
+                if index == 0 { return nil } else { continue }
+            }
+            let area = abs(PlanarPolygon.signedArea(simplified)) * scale * scale
+            if !atMaximum, area < options.minimumArea {
+                if index == 0 { return nil } else { continue }
+            }
+            // Rounding to the tile grid can merge neighbours; a ring needs three distinct corners.
+            var tileRing = Self.withoutRepeats(simplified.map(tilePoint))
+            if tileRing.count > 1 && tileRing.first == tileRing.last { tileRing.removeLast() }
+            guard tileRing.count >= 3 else {
+                if index == 0 { return nil } else { continue }
+            }
+            polygon.append(tileRing)
+        }
+        return polygon.isEmpty ? nil : polygon
     }
 
     func tileLine(_ points: [MKMapPoint], tolerance: Double, scale: Double, dropShort: Bool,

@@ -5,7 +5,8 @@ import MapGeometry
 /// added so that a country's geometry never sits on the heap.
 ///
 /// A record is a 32-byte header (layer, first zoom, geometry kind, attribute set, bounding box,
-/// part count), the point count of each part, then the points as pairs of `UInt32` fixed-point map
+/// part and polygon counts), the point count of each part, the ring count of each polygon (for
+/// multipolygons), then the points as pairs of `UInt32` fixed-point map
 /// coordinates (1/8 map point, about 2 cm at the equator: finer than a zoom-14 tile's 4096-unit
 /// grid by a factor of 32). Attribute sets are interned on the heap: most features share theirs
 /// (every unnamed building, every residential road of one kind).
@@ -65,19 +66,24 @@ struct TileFeatureSpill: ~Copyable {
             attributeSetIndex[properties] = attributeSet
         }
         let kind: UInt32, parts: [[MKMapPoint]]
+        var ringsPerPolygon: [Int] = []
         switch geometry {
         case .point(let p): (kind, parts) = (0, [[p]])
         case .line(let points): (kind, parts) = (1, [points])
         case .lines(let lines): (kind, parts) = (1, lines)
         case .polygon(let rings): (kind, parts) = (2, rings)
+        case .polygons(let polygons):
+            (kind, parts) = (3, polygons.flatMap { $0 })
+            ringsPerPolygon = polygons.map(\.count)
         }
         scratch.removeAll(keepingCapacity: true)
         scratch.append(UInt32(layerIndex) | UInt32(firstZoom) << 8 | kind << 16)
         scratch.append(attributeSet)
         scratch.append(contentsOf: [0, 0, 0, 0])  // the bounding box, filled in below
         scratch.append(UInt32(parts.count))
-        scratch.append(0)
+        scratch.append(UInt32(ringsPerPolygon.count))
         for part in parts { scratch.append(UInt32(part.count)) }
+        for rings in ringsPerPolygon { scratch.append(UInt32(rings)) }
         var box = FixedRect.empty
         for part in parts {
             for p in part {
@@ -121,7 +127,8 @@ struct TileFeatureSpill: ~Copyable {
             let base = offsets[feature]
             let kind = word(base, 0) >> 16 & 0xFF
             let partCount = Int(word(base, 6))
-            var next = TileFeatureSpill.headerWords + partCount
+            let polygonCount = Int(word(base, 7))
+            var next = TileFeatureSpill.headerWords + partCount + polygonCount
             var parts: [[MKMapPoint]] = []
             parts.reserveCapacity(partCount)
             for part in 0..<partCount {
@@ -138,6 +145,15 @@ struct TileFeatureSpill: ~Copyable {
             switch kind {
             case 0: return .point(parts[0][0])
             case 2: return .polygon(parts)
+            case 3:
+                var polygons: [[[MKMapPoint]]] = []
+                var ring = 0
+                for polygon in 0..<polygonCount {
+                    let count = Int(word(base, TileFeatureSpill.headerWords + partCount + polygon))
+                    polygons.append(Array(parts[ring..<ring + count]))
+                    ring += count
+                }
+                return .polygons(polygons)
             default: return parts.count == 1 ? .line(parts[0]) : .lines(parts)
             }
         }

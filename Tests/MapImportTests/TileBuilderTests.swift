@@ -175,4 +175,28 @@ final class TileBuilderTests: XCTestCase {
         }
         XCTAssertGreaterThan(identical, a.count * 9 / 10, "most tiles are byte for byte the same")
     }
+
+    /// A U whose bend lies outside the tile comes into it as two separate polygons of one
+    /// feature, not one ring joined by a zero-area edge along the buffer's border.
+    func testPolygonReenteringATileBecomesSeparateParts() throws {
+        let builder = try TileBuilder()
+        let tile = TileID(containing: monaco, zoom: 14)
+        let r = tile.mapRect, w = r.width
+        func p(_ x: Double, _ y: Double) -> MKMapPoint { MKMapPoint(x: r.minX + x * w, y: r.minY + y * w) }
+        let u = [p(-0.5, 0.2), p(0.3, 0.2), p(0.3, 0.3), p(-0.4, 0.3), p(-0.4, 0.6), p(0.3, 0.6), p(0.3, 0.7), p(-0.5, 0.7)]
+        try builder.add(layer: .landuse, minimumZoom: 14, attributes: [("class", .string("residential"))], geometry: .polygon([u]))
+        // The same U added as a two-part multipolygon (each arm alone) gives the same tile.
+        let arms: [[[MKMapPoint]]] = [[[p(-0.5, 0.2), p(0.3, 0.2), p(0.3, 0.3), p(-0.5, 0.3)]], [[p(-0.5, 0.6), p(0.3, 0.6), p(0.3, 0.7), p(-0.5, 0.7)]]]
+        try builder.add(layer: .park, minimumZoom: 14, attributes: [("class", .string("park"))], geometry: .polygons(arms))
+        let tiles = try decoded(builder)
+        for layer in ["landuse", "park"] {
+            let feature = try XCTUnwrap(tiles[tile]?[layer: layer]?.features.first, layer)
+            guard case .polygons(let polygons) = feature.geometry else { return XCTFail("\(layer): not a polygon") }
+            XCTAssertEqual(polygons.count, 2, "\(layer): one part per arm")
+            for polygon in polygons {
+                XCTAssertEqual(polygon.count, 1)
+                XCTAssertEqual(Set(polygon[0].map(\.x)), [-64, 1229], "\(layer): from the buffer's edge to the arm's end")
+            }
+        }
+    }
 }
