@@ -125,8 +125,11 @@ public final class BundleImporter {
         let meter = PhaseMeter()
         defer { meter.stop() }
         func finishPhase(_ phase: ImportPhase) {
-            let archiveBytes = (try? fileManager.attributesOfItem(atPath: archiveURL.path)[.size] as? Int) ?? 0
-            report.phases.append(meter.finish(phase, diskBytes: store.diskBytes + builder.scratchBytes + archiveBytes))
+            // The unlinked scratch files, and whatever the staging folder holds (the archive being written).
+            let staged = ((try? fileManager.contentsOfDirectory(atPath: staging.path)) ?? []).reduce(0) { total, name in
+                total + ((try? fileManager.attributesOfItem(atPath: staging.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
+            }
+            report.phases.append(meter.finish(phase, diskBytes: store.diskBytes + builder.scratchBytes + staged))
         }
 
         func add(_ placed: [PlacedFeature]) throws {
@@ -239,9 +242,17 @@ public final class BundleImporter {
             let points = way.nodeRefs.compactMap { store.location(of: $0) }.map(mapPoint)
             if points.count >= 2 { try add(placed([feature], .line(points))) }
         }
+        // Way geometry is all in the tile builder now: the node store, the relations and their
+        // member ways can go, and the allocator can hand their pages back before tiles are cut.
         memberWays = [:]
-        // Way geometry is all in the tile builder now: the node store's memory and disk can go.
+        boundaryWays = [:]
+        areaRelations = []
+        boundaryRelations = []
+        neededWays = []
         store.close()
+        #if os(Linux)
+        _ = glibcMallocTrim(0)
+        #endif
         finishPhase(.areas)
 
         // 4. Tiles: cut bucket by bucket on all cores, written as they come.
@@ -507,6 +518,13 @@ struct BlockFeatures {
         }
     }
 }
+
+#if os(Linux)
+/// glibc's `malloc_trim` (declared in malloc.h, which the Glibc module does not bring in): returns
+/// freed heap pages to the system, so resident memory drops once a phase's data is gone.
+@_silgen_name("malloc_trim")
+private func glibcMallocTrim(_ pad: Int) -> Int32
+#endif
 
 @inline(__always) func mapPoint(_ location: OSMLocation) -> MKMapPoint {
     MKMapPoint(CLLocationCoordinate2D(latitude: location.latitude, longitude: location.longitude))
