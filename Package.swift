@@ -25,6 +25,8 @@ let package = Package(
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
         // OSM → map bundle: geometry assembly (multipolygons), tag schema, tile building.
         .target(name: "MapImport", dependencies: ["MapFormats"]),
+        // MapLibre style spec v8: the style document, its validation and the expression language.
+        .target(name: "MapStyle", dependencies: ["MapGeometry"]),
         // The public MapKit-shaped API; re-exports MapGeometry.
         .target(name: "OpenMapKit", dependencies: ["MapGeometry", "MapFormats"]),
         // The command line.
@@ -45,6 +47,7 @@ let package = Package(
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
         .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapImportTests", dependencies: ["MapImport", "TestSupport"]),
+        .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "TestSupport"]),
         .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit", "TestSupport"]),
         // Runs the built `openmapkit` binary as a user would.
         .testTarget(name: "CommandLineTests", dependencies: ["openmapkit", "TestSupport"]),
