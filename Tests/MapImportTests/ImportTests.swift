@@ -99,6 +99,51 @@ final class ImportTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), [".monaco.omk.partial-1", "monaco.omk"])
     }
 
+    /// Ways are turned into geometry as they stream past, so they must come after every node; an
+    /// extract that has a node after a way is refused with a typed error, not imported with holes.
+    func testNodesAfterWaysAreATypedError() throws {
+        func frame(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            var blob = ProtobufWriter()
+            blob.writeBytesField(1, payload)  // raw (uncompressed) data
+            var header = ProtobufWriter()
+            header.writeStringField(1, type)
+            header.writeVarintField(3, UInt64(blob.bytes.count))
+            let n = header.bytes.count
+            return [0, 0, UInt8(n >> 8), UInt8(n & 0xFF)] + header.bytes + blob.bytes
+        }
+        func block(_ group: (inout ProtobufWriter) -> Void) -> [UInt8] {
+            var block = ProtobufWriter()
+            block.writeMessageField(1) { table in table.writeStringField(1, "") }
+            block.writeMessageField(2, group)
+            return block.bytes
+        }
+        var header = ProtobufWriter()
+        header.writeStringField(4, "OsmSchema-V0.6")
+        let way = block { group in
+            group.writeMessageField(3) { way in
+                way.writeVarintField(1, 10)
+                way.writePackedVarints(8, [ProtobufWriter.zigzag(1), ProtobufWriter.zigzag(1)])  // refs 1, 2 (delta coded)
+            }
+        }
+        let nodes = block { group in
+            for id in [Int64(1), 2] {
+                group.writeMessageField(1) { node in
+                    node.writeSInt64Field(1, id)
+                    node.writeSInt64Field(8, 437_000_000 + id)
+                    node.writeSInt64Field(9, 74_000_000 + id)
+                }
+            }
+        }
+        let file = folder.appendingPathComponent("unsorted.osm.pbf")
+        try Data(frame("OSMHeader", header.bytes) + frame("OSMData", way) + frame("OSMData", nodes)).write(to: file)
+        XCTAssertThrowsError(try BundleImporter().importPBF(at: file, to: folder.appendingPathComponent("u.omk"))) { error in
+            guard case ImportError.source(let message) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("nodes after ways"), message)
+            XCTAssertTrue(message.contains("osmium sort"), message)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["unsorted.osm.pbf"])
+    }
+
     func testNotAnExtract() throws {
         let text = folder.appendingPathComponent("notes.osm.pbf")
         try Data("just some text, not protobuf".utf8).write(to: text)
