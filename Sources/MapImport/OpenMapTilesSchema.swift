@@ -184,9 +184,7 @@ public struct OpenMapTilesSchema: Sendable {
     /// The features an element with `tags` and geometry `kind` contributes to the tiles.
     public func features(for tags: OSMTags, kind: OSMGeometryKind) -> [SchemaFeature] {
         guard !tags.isEmpty else { return [] }
-        var t: [String: String] = [:]
-        t.reserveCapacity(tags.count)
-        for (key, value) in tags where t[key] == nil { t[key] = value }
+        let t = TagLookup(tags)
         var result: [SchemaFeature] = []
         let names = nameAttributes(t)
 
@@ -308,7 +306,7 @@ public struct OpenMapTilesSchema: Sendable {
     // MARK: - Names
 
     /// `name`, its language variants and every `name:xx` tag, in a stable order.
-    func nameAttributes(_ t: [String: String]) -> [(key: String, value: TileValue)] {
+    func nameAttributes(_ t: TagLookup) -> [(key: String, value: TileValue)] {
         guard let name = t["name"] ?? t["name:en"] else { return [] }
         let latin = isLatin(name)
         var result: [(key: String, value: TileValue)] = [
@@ -323,7 +321,7 @@ public struct OpenMapTilesSchema: Sendable {
             if let english = t["name:en"] { result.append(("name:latin", .string(english))) }
             result.append(("name:nonlatin", .string(name)))
         }
-        for key in t.keys.filter({ $0.hasPrefix("name:") }).sorted() where key != "name:latin" && key != "name:nonlatin" {
+        for key in Set(t.keys.filter { $0.hasPrefix("name:") }).sorted() where key != "name:latin" && key != "name:nonlatin" {
             let language = key.dropFirst(5)
             // Language codes only (name:en, name:zh-Hant), not name:etymology:wikidata and the like.
             guard (2...8).contains(language.count), language.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) else { continue }
@@ -341,7 +339,7 @@ public struct OpenMapTilesSchema: Sendable {
 
     // MARK: - Classes
 
-    func waterClass(_ t: [String: String]) -> String? {
+    func waterClass(_ t: TagLookup) -> String? {
         if t["leisure"] == "swimming_pool" { return "swimming_pool" }
         if t["waterway"] == "dock" { return "dock" }
         if t["waterway"] == "riverbank" || t["water"] == "river" || t["water"] == "canal" { return "river" }
@@ -352,7 +350,7 @@ public struct OpenMapTilesSchema: Sendable {
         return nil
     }
 
-    func landcoverClass(_ t: [String: String]) -> (String, String)? {
+    func landcoverClass(_ t: TagLookup) -> (String, String)? {
         let table: [(String, String, String)] = [
             ("landuse", "farmland", "farmland"), ("landuse", "farm", "farmland"), ("landuse", "orchard", "farmland"),
             ("landuse", "vineyard", "farmland"), ("landuse", "allotments", "farmland"),
@@ -367,7 +365,7 @@ public struct OpenMapTilesSchema: Sendable {
         return nil
     }
 
-    func landuseClass(_ t: [String: String]) -> String? {
+    func landuseClass(_ t: TagLookup) -> String? {
         if let landuse = t["landuse"], ["railway", "cemetery", "military", "residential", "commercial", "industrial", "garages",
                                         "retail", "quarry"].contains(landuse) { return landuse }
         if let amenity = t["amenity"], ["bus_station", "school", "university", "kindergarten", "college", "library", "hospital",
@@ -379,7 +377,7 @@ public struct OpenMapTilesSchema: Sendable {
         return nil
     }
 
-    func parkClass(_ t: [String: String]) -> String? {
+    func parkClass(_ t: TagLookup) -> String? {
         if t["boundary"] == "national_park" { return "national_park" }
         if t["leisure"] == "nature_reserve" { return "nature_reserve" }
         if t["boundary"] == "protected_area" { return "protected_area" }
@@ -387,14 +385,14 @@ public struct OpenMapTilesSchema: Sendable {
         return nil
     }
 
-    func brunnel(_ t: [String: String]) -> String? {
+    func brunnel(_ t: TagLookup) -> String? {
         if let bridge = t["bridge"], bridge != "no" { return "bridge" }
         if let tunnel = t["tunnel"], tunnel != "no" { return "tunnel" }
         if t["ford"] == "yes" { return "ford" }
         return nil
     }
 
-    func buildingAttributes(_ t: [String: String]) -> [(key: String, value: TileValue)] {
+    func buildingAttributes(_ t: TagLookup) -> [(key: String, value: TileValue)] {
         let levelHeight = 3.66
         let height = t["height"].flatMap(parseMetres) ?? t["building:levels"].flatMap(Double.init).map { $0 * levelHeight } ?? 5
         let minHeight = t["min_height"].flatMap(parseMetres) ?? t["building:min_level"].flatMap(Double.init).map { $0 * levelHeight } ?? 0
@@ -418,7 +416,7 @@ public struct OpenMapTilesSchema: Sendable {
 
     // MARK: - Transportation
 
-    func transportation(_ t: [String: String]) -> SchemaFeature? {
+    func transportation(_ t: TagLookup) -> SchemaFeature? {
         var cls: String
         var subclass: String?
         var minimumZoom: Int
@@ -493,7 +491,7 @@ public struct OpenMapTilesSchema: Sendable {
     }
 
     /// The poi layer's class and subclass (OpenMapTiles groups subclasses into classes).
-    func poi(_ t: [String: String]) -> POIKind? {
+    func poi(_ t: TagLookup) -> POIKind? {
         for key in Self.poiKeys {
             guard let value = t[key] else { continue }
             guard let (cls, rank) = poiClass(key: key, value: value) else { continue }
@@ -582,4 +580,19 @@ extension TileLayer {
         }
         return lines.joined(separator: "\n")
     }
+}
+
+/// An element's tags for the schema's many lookups by key: a linear search, which for the handful
+/// of tags an element has beats building a dictionary per element. The first of repeated keys wins.
+struct TagLookup {
+    let tags: OSMTags
+
+    init(_ tags: OSMTags) { self.tags = tags }
+
+    subscript(key: String) -> String? {
+        for tag in tags where tag.key == key { return tag.value }
+        return nil
+    }
+
+    var keys: [String] { tags.map(\.key) }
 }
