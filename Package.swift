@@ -25,6 +25,11 @@ let package = Package(
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
         // OSM → map bundle: geometry assembly (multipolygons), tag schema, tile building.
         .target(name: "MapImport", dependencies: ["MapFormats"]),
+        // Debian's drawing and text libraries (libcairo2-dev, libharfbuzz-dev with FreeType; the Makefile installs them).
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        // Pixels: a Cairo canvas, FreeType fonts and HarfBuzz shaping (the renderer grows here).
+        .target(name: "MapRender", dependencies: ["MapGeometry", "CCairo", "CHarfBuzz"]),
         // MapLibre style spec v8: the style document, its validation and the expression language.
         .target(name: "MapStyle", dependencies: ["MapGeometry"]),
         // The public MapKit-shaped API; re-exports MapGeometry.
@@ -48,6 +53,7 @@ let package = Package(
         .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapImportTests", dependencies: ["MapImport", "TestSupport"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "TestSupport"]),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "TestSupport"]),
         .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit", "TestSupport"]),
         // Runs the built `openmapkit` binary as a user would.
         .testTarget(name: "CommandLineTests", dependencies: ["openmapkit", "TestSupport"]),
