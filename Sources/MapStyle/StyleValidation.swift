@@ -1,0 +1,130 @@
+/// A problem found in a style document. `message` is formatted exactly like MapLibre's validator
+/// ("layers[0].paint.fill-color: color expected, array found") so that messages can be compared
+/// with other tools' output and searched for in their issue trackers.
+public struct StyleValidationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// How bad a problem is: errors make `Style(json:)` fail, warnings are reported only.
+    public enum Severity: String, Sendable, Hashable {
+        case error
+        case warning
+    }
+
+    /// "key: reason", or just the reason for problems with the whole document.
+    public var message: String
+    /// The 1-based line where the offending value starts; nil when the value is `null` (as in
+    /// MapLibre, which cannot attach a line to null) or unknown.
+    public var line: Int?
+    public var severity: Severity
+    /// A stable identifier for some problems (MapLibre's "source.canvas").
+    public var identifier: String?
+
+    public init(message: String, line: Int? = nil, severity: Severity = .error, identifier: String? = nil) {
+        self.message = message
+        self.line = line
+        self.severity = severity
+        self.identifier = identifier
+    }
+
+    public var description: String {
+        line.map { "\(message) (line \($0))" } ?? message
+    }
+}
+
+/// Why a style document could not be loaded: it is not JSON, or it breaks the specification.
+public enum StyleError: Error, Sendable, CustomStringConvertible {
+    case json(JSONParseError)
+    case invalid([StyleValidationError])
+
+    public var description: String {
+        switch self {
+        case .json(let error): error.description
+        case .invalid(let errors): errors.filter { $0.severity == .error }.map(\.description).joined(separator: "\n")
+        }
+    }
+}
+
+extension Style {
+    /// Checks a style document against the MapLibre style specification v8 and returns every
+    /// problem, sorted by line as MapLibre does. Without the document's text, lines of array
+    /// elements are those of the enclosing array; use `validate(text:)` for exact lines.
+    ///
+    /// `strict` also reports unknown root and layer keys, as warnings: MapLibre ignores them (tools
+    /// keep private data there), but they are usually typos ("paitn") worth pointing out in an editor.
+    public static func validate(_ json: JSONValue, strict: Bool = false) -> [StyleValidationError] {
+        StyleValidator(root: json, lines: nil, strict: strict).run()
+    }
+
+    /// Parses and validates a document; a document that is not JSON gives one error with the line
+    /// of the syntax error.
+    public static func validate(text: String, strict: Bool = false) -> [StyleValidationError] {
+        validate(bytes: Array(text.utf8), strict: strict)
+    }
+
+    /// Parses and validates a document given as UTF-8 bytes (`[UInt8]`, `Data` …).
+    public static func validate(bytes: some Collection<UInt8>, strict: Bool = false) -> [StyleValidationError] {
+        let bytes = Array(bytes)
+        do {
+            let json = try JSONValue.parse(bytes)
+            return StyleValidator(root: json, lines: StyleLines.scan(bytes), strict: strict).run()
+        } catch {
+            return [StyleValidationError(message: error.message, line: error.line)]
+        }
+    }
+}
+
+// MARK: - Formatting as JavaScript does
+
+enum StyleJS {
+    /// A number as JavaScript's `String(n)` writes it (integers without ".0").
+    static func number(_ d: Double) -> String {
+        if d.isNaN { return "NaN" }
+        if d.isInfinite { return d < 0 ? "-Infinity" : "Infinity" }
+        if d == d.rounded(), abs(d) < 9e18 {
+            return d == 0 ? "0" : String(Int64(d))
+        }
+        // Swift writes "1e-07" where JavaScript writes "1e-7".
+        var text = "\(d)"
+        if let e = text.firstIndex(of: "e") {
+            var exponent = text[text.index(after: e)...]
+            let sign = exponent.first == "-" ? "-" : "+"
+            exponent = exponent.drop { $0 == "-" || $0 == "+" || $0 == "0" }
+            text = text[..<e] + "e" + sign + (exponent.isEmpty ? "0" : exponent)
+        }
+        return text
+    }
+
+    /// `JSON.stringify(value)`.
+    static func stringify(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let n): return n.isFinite ? number(n) : "null"
+        case .string(let s): return quote(s)
+        case .array(let a): return "[" + a.map(stringify).joined(separator: ",") + "]"
+        case .object(let o): return "{" + o.members.map { quote($0.key) + ":" + stringify($0.value) }.joined(separator: ",") + "}"
+        }
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+}
