@@ -29,7 +29,7 @@ let package = Package(
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         // Pixels: a Cairo canvas, FreeType fonts and HarfBuzz shaping (the renderer grows here).
-        .target(name: "MapRender", dependencies: ["MapGeometry", "CCairo", "CHarfBuzz"]),
+        .target(name: "MapRender", dependencies: ["MapGeometry", "MapStyle", "MapFormats", "CCairo", "CHarfBuzz"]),
         // MapLibre style spec v8: the style document, its validation and the expression language.
         .target(name: "MapStyle", dependencies: ["MapGeometry"]),
         // The public MapKit-shaped API; re-exports MapGeometry.
