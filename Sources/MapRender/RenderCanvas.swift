@@ -151,7 +151,203 @@ public final class RenderCanvas {
         return sink.bytes
     }
 
+    // MARK: Clipping, antialiasing and raw pixels (used by the style renderer)
+
+    /// Saves the clip and antialiasing state; pair with ``restore()``.
+    public func save() { cairo_save(cairo) }
+    /// Restores the state of the matching ``save()``.
+    public func restore() { cairo_restore(cairo) }
+
+    /// Narrows drawing to the inside of a polygon. The clip is aliased (each pixel is in or out by
+    /// its centre), so polygons that tile the plane — vector tiles — split every pixel between
+    /// exactly one of them and no seam shows where two tiles meet.
+    public func clip(to ring: [(x: Double, y: Double)]) {
+        guard ring.count >= 3 else { return }
+        cairo_new_path(cairo)
+        cairo_move_to(cairo, ring[0].x, ring[0].y)
+        for p in ring.dropFirst() { cairo_line_to(cairo, p.x, p.y) }
+        cairo_close_path(cairo)
+        let previous = cairo_get_antialias(cairo)
+        cairo_set_antialias(cairo, CAIRO_ANTIALIAS_NONE)
+        cairo_clip(cairo)
+        cairo_set_antialias(cairo, previous)
+    }
+
+    /// Whether edges drawn from now on are antialiased (default true). MapLibre fills its polygons
+    /// with hard edges and lays an antialiased outline over them, so fills turn it off.
+    public var antialias: Bool {
+        get { cairo_get_antialias(cairo) != CAIRO_ANTIALIAS_NONE }
+        set { cairo_set_antialias(cairo, newValue ? CAIRO_ANTIALIAS_DEFAULT : CAIRO_ANTIALIAS_NONE) }
+    }
+
+    /// Draws an image into the square (rotated by `angle` radians, clockwise on screen) whose
+    /// top-left corner is at (`x`, `y`) and whose sides are `size` points, at `opacity`. The
+    /// square is clipped without antialiasing and the image's edge pixels are extended, so
+    /// adjacent tiles meet without seams. `smooth` chooses bilinear over nearest resampling.
+    public func draw(_ image: RenderImage, x: Double, y: Double, size: Double, angle: Double, opacity: Double, smooth: Bool = true) {
+        guard size > 0, size.isFinite, image.width > 0, image.height > 0 else { return }
+        cairo_save(cairo)
+        cairo_translate(cairo, x, y)
+        cairo_rotate(cairo, angle)
+        cairo_new_path(cairo)
+        cairo_rectangle(cairo, 0, 0, size, size)
+        cairo_set_antialias(cairo, CAIRO_ANTIALIAS_NONE)
+        cairo_clip(cairo)
+        cairo_scale(cairo, size / Double(image.width), size / Double(image.height))
+        cairo_set_source_surface(cairo, image.surface, 0, 0)
+        let pattern = cairo_get_source(cairo)
+        cairo_pattern_set_filter(pattern, smooth ? CAIRO_FILTER_BILINEAR : CAIRO_FILTER_NEAREST)
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+        cairo_paint_with_alpha(cairo, min(max(opacity, 0), 1))
+        cairo_restore(cairo)
+    }
+
+    /// Starts drawing into a transparent layer; ``endGroup(opacity:)`` composites it onto the
+    /// canvas. Shapes drawn in between combine with each other first (a blurred line's stacked
+    /// strokes), and then blend with what is below once.
+    public func beginGroup() { cairo_push_group(cairo) }
+
+    /// Composites the layer started by ``beginGroup()`` at `opacity`.
+    public func endGroup(opacity: Double = 1) {
+        cairo_pop_group_to_source(cairo)
+        cairo_paint_with_alpha(cairo, min(max(opacity, 0), 1))
+    }
+
+    /// Fills a disc.
+    public func fillCircle(x: Double, y: Double, radius: Double, color: RenderColor) {
+        guard radius > 0, radius.isFinite else { return }
+        cairo_new_path(cairo)
+        cairo_arc(cairo, x, y, radius, 0, 2 * Double.pi)
+        setSource(color)
+        cairo_fill(cairo)
+    }
+
+    /// Fills the ring between two radii (a circle's stroke, drawn outside its radius).
+    public func fillAnnulus(x: Double, y: Double, inner: Double, outer: Double, color: RenderColor) {
+        guard outer > inner, inner >= 0, outer.isFinite else { return }
+        cairo_new_path(cairo)
+        cairo_arc(cairo, x, y, outer, 0, 2 * Double.pi)
+        cairo_close_path(cairo)
+        if inner > 0 {
+            cairo_new_sub_path(cairo)
+            cairo_arc_negative(cairo, x, y, inner, 2 * Double.pi, 0)
+            cairo_close_path(cairo)
+        }
+        setSource(color)
+        cairo_fill(cairo)
+    }
+
+    /// Strokes polylines `width` points wide, each part on its own so that where parts overlap a
+    /// translucent colour blends twice (as MapLibre draws them). `closed` joins the last point to
+    /// the first instead of capping both ends (polygon rings); a closed LineString is not closed.
+    /// `miterLimit` is the miter length over the line width beyond which a miter becomes a bevel.
+    public func stroke(lines: [[(x: Double, y: Double)]], closed: Bool, width: Double, color: RenderColor,
+                       cap: LineCap, join: LineJoin, miterLimit: Double, dashes: [Double] = []) {
+        guard width > 0, width.isFinite else { return }
+        cairo_set_line_width(cairo, width)
+        cairo_set_line_cap(cairo, cap == .round ? CAIRO_LINE_CAP_ROUND : cap == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT)
+        cairo_set_line_join(cairo, join == .round ? CAIRO_LINE_JOIN_ROUND : join == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER)
+        cairo_set_miter_limit(cairo, max(1, miterLimit))
+        let usable = dashes.filter { $0.isFinite && $0 >= 0 }
+        if usable.count == dashes.count, usable.contains(where: { $0 > 0 }) {
+            cairo_set_dash(cairo, usable, Int32(usable.count), 0)
+        } else {
+            cairo_set_dash(cairo, nil, 0, 0)
+        }
+        setSource(color)
+        strokeEach(lines, closed: closed)
+        cairo_set_dash(cairo, nil, 0, 0)
+    }
+
+    private func strokeEach(_ lines: [[(x: Double, y: Double)]], closed: Bool) {
+        for points in lines where points.count >= 2 {
+            cairo_new_path(cairo)
+            cairo_move_to(cairo, points[0].x, points[0].y)
+            for p in points.dropFirst() { cairo_line_to(cairo, p.x, p.y) }
+            if closed { cairo_close_path(cairo) }
+            cairo_stroke(cairo)
+        }
+    }
+
+    /// The pixels as straight (un-premultiplied) RGBA bytes, row by row.
+    public func rgbaPixels() -> [UInt8] {
+        cairo_surface_flush(surface)
+        return Self.unpremultipliedRGBA(surface: surface, width: pixelWidth, height: pixelHeight)
+    }
+
+    /// Reads a PNG file with Cairo and returns its straight RGBA bytes, so tests need no other
+    /// image library. Cairo premultiplies on load, so nearly transparent pixels lose some precision.
+    public static func readPNG(path: String) throws(RenderError) -> (width: Int, height: Int, rgba: [UInt8]) {
+        guard let image = cairo_image_surface_create_from_png(path) else { throw RenderError("cannot read \(path)") }
+        defer { cairo_surface_destroy(image) }
+        let status = cairo_surface_status(image)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError("cannot read \(path): \(String(cString: cairo_status_to_string(status)))")
+        }
+        let format = cairo_image_surface_get_format(image)
+        guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24 else { throw RenderError("\(path): unsupported pixel format") }
+        let width = Int(cairo_image_surface_get_width(image)), height = Int(cairo_image_surface_get_height(image))
+        var rgba = unpremultipliedRGBA(surface: image, width: width, height: height)
+        if format == CAIRO_FORMAT_RGB24 { for i in stride(from: 3, to: rgba.count, by: 4) { rgba[i] = 255 } }
+        return (width, height, rgba)
+    }
+
+    private static func unpremultipliedRGBA(surface: OpaquePointer, width: Int, height: Int) -> [UInt8] {
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return [] }
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let word = UnsafeRawPointer(data + y * stride + x * 4).loadUnaligned(as: UInt32.self)
+                let a = Int(word >> 24)
+                guard a > 0 else { continue }
+                let i = (y * width + x) * 4
+                func un(_ c: Int) -> UInt8 { UInt8(min(255, (c * 255 + a / 2) / a)) }
+                out[i] = un(Int(word >> 16 & 0xFF)); out[i + 1] = un(Int(word >> 8 & 0xFF))
+                out[i + 2] = un(Int(word & 0xFF)); out[i + 3] = UInt8(a)
+            }
+        }
+        return out
+    }
+
     private func setSource(_ color: RenderColor) {
         cairo_set_source_rgba(cairo, color.red, color.green, color.blue, color.alpha)
     }
+}
+
+/// A decoded raster image (a raster tile), kept as a Cairo surface ready to draw.
+public final class RenderImage {
+    let surface: OpaquePointer
+    public let width: Int
+    public let height: Int
+
+    /// Decodes a PNG file's bytes.
+    public init(png bytes: [UInt8]) throws(RenderError) {
+        final class Reader { let bytes: [UInt8]; var offset = 0; init(_ bytes: [UInt8]) { self.bytes = bytes } }
+        let reader = Reader(bytes)
+        let surface = withExtendedLifetime(reader) {
+            cairo_image_surface_create_from_png_stream({ closure, data, length in
+                guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+                let reader = Unmanaged<Reader>.fromOpaque(closure).takeUnretainedValue()
+                let count = Int(length)
+                guard reader.offset + count <= reader.bytes.count else { return CAIRO_STATUS_READ_ERROR }
+                reader.bytes.withUnsafeBufferPointer { buffer in
+                    data.update(from: buffer.baseAddress! + reader.offset, count: count)
+                }
+                reader.offset += count
+                return CAIRO_STATUS_SUCCESS
+            }, Unmanaged.passUnretained(reader).toOpaque())
+        }
+        guard let surface else { throw RenderError("cannot decode PNG") }
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw RenderError("cannot decode PNG: \(String(cString: cairo_status_to_string(status)))")
+        }
+        self.surface = surface
+        width = Int(cairo_image_surface_get_width(surface))
+        height = Int(cairo_image_surface_get_height(surface))
+    }
+
+    deinit { cairo_surface_destroy(surface) }
 }
