@@ -65,7 +65,8 @@ public struct StyleColor: Hashable, Sendable {
             }
         }
         guard let open = s.firstIndex(of: "("), s.hasSuffix(")") else { return nil }
-        let fn = String(s[..<open]).trimmingCharacters(in: .whitespaces)
+        // The function name must touch its parenthesis ("rgb (…)" is not CSS).
+        let fn = String(s[..<open])
         var body = String(s[s.index(after: open)..<s.index(before: s.endIndex)])
         var alphaPart: String?
         if body.contains("/") {
@@ -79,12 +80,18 @@ public struct StyleColor: Hashable, Sendable {
             if alphaPart != nil { return nil }
         } else {
             comps = body.split(separator: " ").map(String.init)
+            // Space-separated syntax gives alpha only after a slash.
+            if comps.count != 3 { return nil }
         }
         if let alphaPart { comps.append(alphaPart) }
         guard comps.count == 3 || comps.count == 4 else { return nil }
+        // Plain decimal numbers only: Swift's Double(_:) would also take "nan", "inf" and hex floats.
         func number(_ t: String) -> (Double, Bool)? {
-            if t.hasSuffix("%") { return Double(t.dropLast()).map { ($0, true) } }
-            return Double(t).map { ($0, false) }
+            let percent = t.hasSuffix("%")
+            let digits = percent ? t.dropLast() : Substring(t)
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || "e.+-".contains($0)) }),
+                  let value = Double(digits) else { return nil }
+            return (value, percent)
         }
         func alpha() -> Double? {
             guard comps.count == 4, let (v, pct) = number(comps[3]) else { return comps.count == 3 ? 1 : nil }
@@ -102,7 +109,8 @@ public struct StyleColor: Hashable, Sendable {
             guard let a = alpha() else { return nil }
             return StyleColor(straightRed: ch[0], green: ch[1], blue: ch[2], alpha: a)
         case "hsl", "hsla":
-            guard let (h0, _) = number(comps[0].replacingOccurrences(of: "deg", with: "")),
+            let hueText = comps[0].hasSuffix("deg") ? String(comps[0].dropLast(3)) : comps[0]
+            guard let (h0, huePercent) = number(hueText), !huePercent,
                   let (s0, sp) = number(comps[1]), let (l0, lp) = number(comps[2]), sp, lp,
                   let a = alpha() else { return nil }
             let h = ((h0.truncatingRemainder(dividingBy: 360)) + 360).truncatingRemainder(dividingBy: 360) / 360

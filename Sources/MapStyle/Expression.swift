@@ -55,6 +55,9 @@ public struct Expression: Sendable {
     public let isFeatureConstant: Bool
     /// True when the result does not depend on the zoom level, so it need not be re-evaluated as the camera zooms.
     public let isZoomConstant: Bool
+    /// True when the result does not read feature state, which changes without the tile changing
+    /// (hover, selection): only such expressions may be baked into layouts and filters.
+    public var isStateConstant: Bool { !root.allDependencies.contains(.state) }
 
     init(root: any ExprNode) {
         self.root = root

@@ -2,8 +2,8 @@ import MapGeometry
 
 /// A MapLibre style document (style specification v8): where the data comes from (sources) and how
 /// to draw it (layers, in drawing order). Loading validates the document first, so everything the
-/// renderer reads here has the type the specification promises; property values stay JSON until
-/// the expression engine compiles them (see `StyleProperty`).
+/// renderer reads here has the type the specification promises; property values and filters are
+/// compiled to expressions as they load (see `StyleProperty.expression`, `StyleLayer.filterExpression`).
 public struct Style: Sendable {
     public var version: Int
     public var name: String?
@@ -191,7 +191,10 @@ public struct StyleLayer: Sendable {
     public var minzoom: Double?
     public var maxzoom: Double?
     /// The filter as written: legacy (["==", "class", "park"]) or an expression.
-    public var filter: JSONValue?
+    public var filter: JSONValue? { didSet { filterExpression = filter.flatMap(Self.compileFilter) } }
+    /// `filter` compiled to a boolean expression (legacy filters converted first); nil only without
+    /// a filter. A feature is drawn when this evaluates to true; evaluation errors count as false.
+    public private(set) var filterExpression: MapStyle.Expression?
     /// Layout properties in document order (placement, visibility: evaluated when tiles are laid out).
     public var layout: [StyleProperty]
     /// Paint properties in document order (evaluated every frame).
@@ -212,9 +215,20 @@ public struct StyleLayer: Sendable {
         minzoom = object["minzoom"]?.numberValue
         maxzoom = object["maxzoom"]?.numberValue
         filter = object["filter"]
+        filterExpression = filter.flatMap(Self.compileFilter)
         metadata = object["metadata"]
         layout = Self.properties(object["layout"]?.objectValue, section: "layout_" + typeName)
         paint = Self.properties(object["paint"]?.objectValue, section: "paint_" + typeName)
+    }
+
+    /// Filters are compiled as booleans (unlike validation, which follows MapLibre in leaving the
+    /// type open), so evaluation always yields true or false. One that validates but cannot be a
+    /// boolean (["+", 1, 2]) becomes `false`: hiding the layer's features is safer than a nil a
+    /// renderer could read as "no filter" and draw everything.
+    static func compileFilter(_ filter: JSONValue) -> MapStyle.Expression? {
+        let input = StyleExpressionCheck.isExpressionFilter(filter) ? filter : StyleExpressionCheck.convertLegacyFilter(filter, forEvaluation: true)
+        if let input, let compiled = try? MapStyle.Expression.parse(input, expected: .boolean) { return compiled }
+        return try? MapStyle.Expression.parse(.bool(false), expected: .boolean)
     }
 
     private static func properties(_ object: JSONObject?, section: String) -> [StyleProperty] {
@@ -234,18 +248,51 @@ public struct StyleLayer: Sendable {
     public var isVisible: Bool { layoutValue("visibility") != .string("none") }
 }
 
-/// A paint or layout property as written in the document, with its specification.
-///
-/// EXPRESSION ENGINE: this is where property values will be compiled. Once the expression language
-/// exists, add the compiled form here (built from `value` and `spec` — legacy functions converted
-/// to expressions, constants wrapped), so the renderer never sees raw JSON.
+/// A paint or layout property as written in the document, with its specification and its compiled
+/// form, so a renderer evaluates `expression` per feature and zoom and never re-reads the JSON.
 public struct StyleProperty: Sendable {
     public var name: String
-    public var value: JSONValue
+    /// The value as written. Changing it (or `spec`) recompiles `expression`, so the two never disagree.
+    public var value: JSONValue { didSet { expression = Self.compile(value, spec: spec) } }
     /// nil for "<name>-transition" entries and properties the specification does not define.
-    public var spec: StylePropertySpec?
+    public var spec: StylePropertySpec? { didSet { expression = Self.compile(value, spec: spec) } }
     public var line: Int?
+    /// `value` compiled against the property's expression rules: expressions as they are, legacy
+    /// functions converted, constants wrapped (colors parsed, `{token}` strings turned into
+    /// lookups). nil for transitions, for properties that take no expressions ("*-transition",
+    /// unknown names) and for values that do not compile, which a validated `Style` never holds.
+    public private(set) var expression: MapStyle.Expression?
+
+    public init(name: String, value: JSONValue, spec: StylePropertySpec?, line: Int? = nil) {
+        self.name = name
+        self.value = value
+        self.spec = spec
+        self.line = line
+        expression = Self.compile(value, spec: spec)
+    }
 
     /// The transition timing ("fill-color-transition"), when the property is one.
     public var isTransition: Bool { name.hasSuffix("-transition") }
+
+    static func compile(_ value: JSONValue, spec: StylePropertySpec?) -> MapStyle.Expression? {
+        guard let spec, spec.acceptsExpressions else { return nil }
+        let rules = ExpressionPropertySpec(spec)
+        var input = value
+        if !LegacyFunction.isFunction(value), !StyleExpressionCheck.isExpression(value) {
+            // A constant: arrays and objects would otherwise read as expressions. Tokens in
+            // constant strings are resolved per feature, as MapLibre's symbol layout does.
+            if rules.tokens, case .string(let text) = value {
+                input = LegacyFunction.tokenString(text)
+            } else {
+                input = LegacyFunction.literal(value)
+            }
+        }
+        return try? MapStyle.Expression.parse(input, propertySpec: rules)
+    }
+}
+
+extension Array where Element == StyleProperty {
+    /// The property with the given name (`layer.paint["fill-color"]`); properties are few per
+    /// layer, so a linear search beats keeping a dictionary in step with the array.
+    public subscript(name: String) -> StyleProperty? { first { $0.name == name } }
 }

@@ -1,15 +1,8 @@
-/// Structural facts about expressions that the validator needs before the expression engine can
-/// compile them: whether an array is an expression at all, which operators it uses, and the
-/// obvious syntax errors (unknown operators, empty arrays, bare objects).
+/// Facts about a value's JSON shape that decide how the validator treats it before anything is
+/// compiled: whether an array is an expression at all, whether a filter uses the legacy syntax, and
+/// the legacy filters mixed into expression filters. Parse and type errors are the expression
+/// engine's (`Expression.parse`); nothing here second-guesses them.
 enum StyleExpressionCheck {
-    /// Operators whose value depends on the feature being drawn.
-    static let featureOperators: Set<String> = ["get", "has", "properties", "geometry-type", "id", "feature-state", "within", "distance"]
-
-    private static let comparisonOperators: Set<String> = ["==", "!=", "<", "<=", ">", ">="]
-
-    /// Operators whose arguments may legitimately be objects (options, GeoJSON).
-    private static let objectArgumentOperators: Set<String> = ["format", "number-format", "collator", "within", "distance", "literal"]
-
     /// MapLibre's `isExpression`: a non-empty array naming a known operator.
     static func isExpression(_ value: JSONValue) -> Bool {
         guard case .array(let array) = value, case .string(let op)? = array.first else { return false }
@@ -45,116 +38,9 @@ enum StyleExpressionCheck {
         }
     }
 
-    /// The operators an expression uses, not looking inside literals.
-    static func operators(in value: JSONValue) -> Set<String> {
-        var found: Set<String> = []
-        collect(value, into: &found)
-        return found
-    }
-
-    private static func collect(_ value: JSONValue, into found: inout Set<String>) {
-        guard case .array(let array) = value else { return }
-        if case .string(let op)? = array.first, StyleReference.expressionOperators.contains(op) {
-            if op == "literal" { return }
-            found.insert(op)
-        }
-        for element in array { collect(element, into: &found) }
-    }
-
     struct Problem {
         var path: [Int]
         var message: String
-    }
-
-    /// Syntax errors MapLibre's parser reports first, with the path of the offending element.
-    static func structuralErrors(_ value: JSONValue) -> [Problem] {
-        var problems: [Problem] = []
-        check(value, path: [], parentOperator: nil, into: &problems)
-        return problems
-    }
-
-    private static func check(_ value: JSONValue, path: [Int], parentOperator: String?, into problems: inout [Problem]) {
-        switch value {
-        case .array(let array):
-            guard let first = array.first else {
-                problems.append(Problem(path: path, message: "Expected an array with at least one element. If you wanted a literal array, use [\"literal\", []]."))
-                return
-            }
-            guard case .string(let op) = first else {
-                problems.append(Problem(path: path + [0], message: "Expression name must be a string, but found \(first.typeName) instead. If you wanted a literal array, use [\"literal\", [...]]."))
-                return
-            }
-            guard StyleReference.expressionOperators.contains(op) else {
-                problems.append(Problem(path: path + [0], message: "Unknown expression \"\(op)\". If you wanted a literal array, use [\"literal\", [...]]."))
-                return
-            }
-            if op == "format" {
-                if array.count == 1 {
-                    problems.append(Problem(path: path, message: "Expected at least one argument."))
-                    return
-                }
-                if case .object = array[1] {
-                    problems.append(Problem(path: path, message: "First argument must be an image or text section."))
-                    return
-                }
-            }
-            if comparisonOperators.contains(op), !(3...4).contains(array.count) {
-                problems.append(Problem(path: path, message: "Expected two or three arguments."))
-                return
-            }
-            for index in argumentIndices(op: op, count: array.count) {
-                check(array[index], path: path + [index], parentOperator: op, into: &problems)
-                if !problems.isEmpty { return }
-            }
-        case .object(let object):
-            if let parentOperator, !objectArgumentOperators.contains(parentOperator) {
-                problems.append(Problem(path: path, message: "Bare objects invalid. Use [\"literal\", {...}] instead."))
-            } else if parentOperator == "format" {
-                let parent = Array(path.dropLast())
-                // Section options ("text-font", "font-scale" …) are expressions; MapLibre reports
-                // them at index 1 of the format expression, whichever section they belong to.
-                for (_, option) in object.members {
-                    if case .array = option { check(option, path: parent + [1], parentOperator: nil, into: &problems) }
-                    if !problems.isEmpty { return }
-                }
-            }
-        default:
-            return
-        }
-    }
-
-    /// The argument positions that hold expressions (match labels and interpolation types do not).
-    private static func argumentIndices(op: String, count: Int) -> [Int] {
-        guard count > 1 else { return [] }
-        switch op {
-        case "literal", "var", "global-state": return []
-        case "interpolate", "interpolate-hcl", "interpolate-lab":
-            return Array(2..<count)
-        case "match":
-            return (1..<count).filter { $0 == 1 || $0 == count - 1 || $0 % 2 == 1 }
-        default:
-            return Array(1..<count)
-        }
-    }
-
-    /// Whether every use of ["zoom"] is the input of a top-level step or interpolate.
-    static func zoomIsTopLevelCurveInput(_ value: JSONValue) -> Bool {
-        guard case .array(let array) = value, case .string(let op)? = array.first else { return false }
-        let zoom = JSONValue.array([.string("zoom")])
-        func noZoom(_ values: ArraySlice<JSONValue>) -> Bool { values.allSatisfy { !operators(in: $0).contains("zoom") } }
-        switch op {
-        case "step":
-            return array.count > 1 && array[1] == zoom && noZoom(array.dropFirst(2))
-        case "interpolate", "interpolate-hcl", "interpolate-lab":
-            return array.count > 2 && array[2] == zoom && noZoom(array.dropFirst(3))
-        case "let":
-            guard let body = array.last, array.count > 1 else { return false }
-            return noZoom(array.dropFirst().dropLast()) && zoomIsTopLevelCurveInput(body)
-        case "coalesce":
-            return array.dropFirst().allSatisfy { !operators(in: $0).contains("zoom") || zoomIsTopLevelCurveInput($0) }
-        default:
-            return false
-        }
     }
 
     // MARK: Legacy filters inside expression filters
@@ -210,7 +96,9 @@ enum StyleExpressionCheck {
     static let legacyFilterOperators: Set<String> = ["==", "!=", ">", ">=", "<", "<=", "in", "!in", "all", "any", "none", "has", "!has"]
 
     /// The expression equivalent of a legacy filter, nil when it has none (a non-string key).
-    static func convertLegacyFilter(_ filter: JSONValue) -> JSONValue? {
+    /// `forEvaluation` keeps the legacy meaning of comparisons with null (the key must be present),
+    /// which the short form given in warnings leaves out.
+    static func convertLegacyFilter(_ filter: JSONValue, forEvaluation: Bool = false) -> JSONValue? {
         guard case .array(let array) = filter, case .string(let op)? = array.first else { return nil }
         func getter(_ key: JSONValue) -> JSONValue? {
             switch key {
@@ -223,6 +111,11 @@ enum StyleExpressionCheck {
         switch op {
         case "==", "!=", ">", ">=", "<", "<=":
             guard array.count == 3, let get = getter(array[1]) else { return nil }
+            if forEvaluation, array[2] == .null, op == "==" || op == "!=", case .string(let key) = array[1], !key.hasPrefix("$") {
+                let has = JSONValue.array([.string("has"), array[1]])
+                return op == "==" ? .array([.string("all"), has, .array([.string("=="), get, .null])])
+                    : .array([.string("any"), .array([.string("!"), has]), .array([.string("!="), get, .null])])
+            }
             return .array([.string(op), get, array[2]])
         case "in", "!in":
             guard array.count >= 2, let get = getter(array[1]) else { return nil }
@@ -236,7 +129,7 @@ enum StyleExpressionCheck {
         case "all", "any", "none":
             var children: [JSONValue] = []
             for child in array.dropFirst() {
-                guard let converted = convertLegacyFilter(child) else { return nil }
+                guard let converted = convertLegacyFilter(child, forEvaluation: forEvaluation) else { return nil }
                 children.append(converted)
             }
             return op == "none" ? .array([.string("!"), .array([.string("any")] + children)]) : .array([.string(op)] + children)

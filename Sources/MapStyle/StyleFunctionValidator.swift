@@ -1,6 +1,7 @@
 /// Validates a legacy (pre-expression) function object such as
 /// `{"base": 1.5, "stops": [[5, 1], [10, 4]]}`. These still appear in many published styles; the
-/// expression engine will convert them, so the validator makes sure they are convertible.
+/// expression engine converts them (`LegacyFunction`) only after this has made sure they are
+/// convertible, and MapLibre reports their problems in these terms rather than as expression errors.
 struct StyleFunctionValidator {
     let validator: StyleValidator
     let spec: StylePropertySpec

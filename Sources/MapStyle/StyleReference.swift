@@ -1,7 +1,7 @@
 /// One entry of the style specification's reference: what a property (or an array element, or a
 /// standalone value such as a filter) may hold. The validator checks documents against these, and
-/// the expression compiler will use `propertyType`, `interpolated` and `parameters` to know which
-/// expressions a property accepts.
+/// the expression compiler reads `propertyType`, `interpolated` and `parameters` (through
+/// `ExpressionPropertySpec.init(_:)`) to know which expressions a property accepts.
 public struct StylePropertySpec: Sendable {
     /// The property's name ("fill-color"); empty for array element specs.
     public let name: String
@@ -226,4 +226,28 @@ public enum StyleReference {
     /// Names of expression operators the specification defines, for telling an expression from a
     /// literal array.
     public static let expressionOperators: Set<String> = Set(valueSpec("expression_name")?.values.compactMap(\.stringValue) ?? [])
+}
+
+extension ExpressionPropertySpec {
+    /// The expression rules of a reference entry. The validator and `Style` compile property values
+    /// with this, so both read what an expression may do from the same generated table rather than
+    /// from `v8.json` at run time.
+    public init(_ spec: StylePropertySpec) {
+        let type: ExpressionType? = if spec.type == "array" {
+            .array(spec.value.flatMap(ExpressionType.named) ?? .value, spec.length)
+        } else {
+            ExpressionType.named(spec.type)
+        }
+        // Entries without an "expression" section have no parameters; like `init(json:)`, treat
+        // them as unrestricted (they only reach the compiler through Style, never the validator).
+        let restricted = spec.acceptsExpressions
+        self.init(type: type,
+                  allowsZoom: !restricted || spec.parameters.contains("zoom"),
+                  allowsFeature: (!restricted || spec.parameters.contains("feature"))
+                      && spec.propertyType != "data-constant" && spec.propertyType != "constant",
+                  interpolated: spec.interpolated ?? false,
+                  tokens: spec.tokens,
+                  enumValues: spec.values.compactMap(\.stringValue),
+                  defaultValue: spec.defaultValue)
+    }
 }

@@ -182,9 +182,11 @@ final class StyleValidator {
         }
     }
 
+    /// Uses the expression language's color parser, so a color the validator accepts is exactly one
+    /// the renderer can draw.
     func validateColor(_ key: String, _ node: StyleNode) {
         guard expectType("color", key, node, typeName: "string"), let text = node.value.stringValue else { return }
-        if !StyleColorSyntax.isValid(text) {
+        if StyleColor.parse(text) == nil {
             report(key, node, "color expected, \(StyleJS.stringify(node.value)) found")
         }
     }
@@ -351,12 +353,14 @@ final class StyleValidator {
                 for (name, property) in clusterProperties.members {
                     let elements = property.elements
                     guard elements.count >= 2 else { continue }
-                    let mapUsed = StyleExpressionCheck.operators(in: elements[1].value)
-                    if mapUsed.contains("zoom") || mapUsed.contains("feature-state") {
-                        report("\(key).\(name).map", elements[1], "\"zoom\" and \"feature-state\" expressions are not supported with cluster properties.")
+                    validateClusterExpression("\(key).\(name).map", elements[1], elements[1].value)
+                    // A bare operator name stands for folding each feature's value into the total.
+                    let reduce: JSONValue = if case .string(let op) = elements[0].value {
+                        .array([.string(op), .array([.string("accumulated")]), .array([.string("get"), .string(name)])])
+                    } else {
+                        elements[0].value
                     }
-                    // EXPRESSION ENGINE: compile `map` and `reduce` (an operator name or an expression over
-                    // ["accumulated"] and ["get", name]) here and report their errors.
+                    validateClusterExpression("\(key).\(name).reduce", elements[0], reduce)
                 }
             }
         case "canvas":
@@ -466,8 +470,8 @@ final class StyleValidator {
         }
     }
 
-    /// A paint or layout property. This is where a property's value meets its specification; once
-    /// the expression engine exists, `validateExpression` compiles the value.
+    /// A paint or layout property. This is where a property's value meets its specification;
+    /// expression values go on to `validateExpression`, which compiles them.
     private func validateProperty(_ key: String, _ node: StyleNode, name: String, layerType: String, kind: String) {
         // Layers of unknown types have already been reported; their properties cannot be checked.
         let sectionName = "\(kind)_\(layerType)"
@@ -557,51 +561,57 @@ final class StyleValidator {
 
     // MARK: Expressions
 
+    /// Cluster properties aggregate features on the source side, once per cluster: there is no
+    /// camera and no feature state there, and no property spec to give an expected type.
+    private func validateClusterExpression(_ key: String, _ node: StyleNode, _ value: JSONValue) {
+        do {
+            let compiled = try Expression.parse(value)
+            if !compiled.isZoomConstant || !compiled.isStateConstant {
+                report(key, node, "\"zoom\" and \"feature-state\" expressions are not supported with cluster properties.")
+            }
+        } catch {
+            for item in error.items { report(key + item.key, node, item.message) }
+        }
+    }
+
     enum ExpressionContext { case property, filter }
 
-    /// Checks an expression value. Only its structure is checked for now.
+    /// Checks an expression value by compiling it, as MapLibre's validator does: parse and type
+    /// errors come from the expression engine, with their key suffixes ("[1]", "[2][0]" …) appended
+    /// to `key` and the line of the whole expression.
     func validateExpression(_ key: String, _ node: StyleNode, _ spec: StylePropertySpec, context: ExpressionContext) {
-        // EXPRESSION ENGINE: this is where the expression language plugs in. Compile `node.value`
-        // against `spec` (result type from `spec.type`, allowed inputs from `spec.parameters`,
-        // interpolation from `spec.interpolated`) and report its parse and type errors with their
-        // key suffixes ("[1]", "[2][0]" …). Until then only the structure below is checked:
-        // operator names, empty arrays, bare objects, and which inputs the expression uses.
         if context == .filter {
             for problem in StyleExpressionCheck.mixedLegacyFilters(node.value) {
                 report(key + problem.path.map { "[\($0)]" }.joined(), node, problem.message, severity: .warning)
             }
         }
-        let structural = StyleExpressionCheck.structuralErrors(node.value)
-        // Expression errors carry the line of the whole expression, as MapLibre's do.
-        for problem in structural {
-            report(key + problem.path.map { "[\($0)]" }.joined(), node, problem.message)
+        let compiled: Expression
+        do {
+            switch context {
+            case .filter:
+                // MapLibre validates filters without an expected type (`{value: "boolean"}` has no
+                // `type`), so a filter that cannot produce a boolean (["+", 1, 2]) is not an error
+                // here; `StyleLayer.filterExpression` then matches nothing.
+                compiled = try Expression.parse(node.value)
+            case .property:
+                // Checks the result type, and which inputs and zoom curves the property allows.
+                compiled = try Expression.parse(node.value, propertySpec: ExpressionPropertySpec(spec))
+            }
+        } catch {
+            for item in error.items { report(key + item.key, node, item.message) }
+            return
         }
-        guard structural.isEmpty else { return }
-        let used = StyleExpressionCheck.operators(in: node.value)
-        let usesFeature = !used.isDisjoint(with: StyleExpressionCheck.featureOperators)
         switch context {
         case .filter:
-            if used.contains("feature-state") {
+            if !compiled.isStateConstant {
                 report(key, node, "\"feature-state\" data expressions are not supported with filters.")
             }
         case .property:
-            if usesFeature, !spec.isDataDriven {
-                report(key, node, "data expressions not supported")
-                return
-            }
-            if used.contains("zoom"), !spec.isZoomDependent {
-                report(key, node, "zoom expressions not supported")
-                return
-            }
-            if used.contains("zoom"), !StyleExpressionCheck.zoomIsTopLevelCurveInput(node.value) {
-                report(key, node, "\"zoom\" expression may only be used as input to a top-level \"step\" or \"interpolate\" expression.")
-                return
-            }
             if spec.name == "text-font", !StyleExpressionCheck.outputsAreLiterals(node.value) {
                 report(key, node, "Invalid data expression for \"text-font\". Output values must be contained as literals within the expression.")
                 return
             }
-            if used.contains("feature-state"), propertyKind == "layout" {
+            if !compiled.isStateConstant, propertyKind == "layout" {
                 report(key, node, "\"feature-state\" data expressions are not supported with layout properties.")
             }
         }

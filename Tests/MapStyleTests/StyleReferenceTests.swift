@@ -41,6 +41,31 @@ final class StyleReferenceTests: XCTestCase {
         XCTAssertGreaterThan(checked, 250, "the comparison should cover every layer property")
     }
 
+    /// The validator and `Style` build expression rules from the table, the expression tests from
+    /// v8.json entries; both routes must give every expression-valued property the same rules.
+    func testExpressionRulesFromTableMatchRulesFromSpecification() throws {
+        let url = TestData.shared("conformance/style-spec/v8.json")
+        let root = try XCTUnwrap(JSONValue.parse([UInt8](Data(contentsOf: url))).objectValue)
+        var checked = 0
+        for (section, body) in root.members where section.hasPrefix("paint_") || section.hasPrefix("layout_") {
+            for (name, definition) in body.objectValue?.members ?? [] where definition["expression"] != nil {
+                let property = try XCTUnwrap(StyleReference.property(name, in: section))
+                let fromTable = ExpressionPropertySpec(property)
+                let fromJSON = ExpressionPropertySpec(json: definition)
+                let context = "\(section).\(name)"
+                XCTAssertEqual(fromTable.type, fromJSON.type, context)
+                XCTAssertEqual(fromTable.allowsZoom, fromJSON.allowsZoom, context)
+                XCTAssertEqual(fromTable.allowsFeature, fromJSON.allowsFeature, context)
+                XCTAssertEqual(fromTable.interpolated, fromJSON.interpolated, context)
+                XCTAssertEqual(fromTable.tokens, fromJSON.tokens, context)
+                XCTAssertEqual(fromTable.enumValues, fromJSON.enumValues, context)
+                XCTAssertEqual(fromTable.defaultValue, fromJSON.defaultValue, context)
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 140, "every expression-valued layer property")
+    }
+
     func testGeneratorOutputIsCommitted() throws {
         // The generator is the source of truth for the committed file; skip where Python is absent.
         guard let result = try? runProcess("python3", [TestData.packageRoot.appendingPathComponent("Scripts/generate-style-reference.py").path, "--check"]) else {

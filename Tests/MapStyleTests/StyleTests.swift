@@ -167,7 +167,10 @@ final class StyleTests: XCTestCase {
         }
         XCTAssertEqual(check("[\"get\", \"color\"]"), ["layers[0].paint.background-color: data expressions not supported"],
                        "background-color cannot depend on features")
-        for bad in ["\"#ab\"", "\"#abcde\"", "\"redd\"", "\"rgb(1, 2)\"", "\"hsl(1, 2, 3)\"", "\"valueOf\"", "\"\""] {
+        for bad in ["\"#ab\"", "\"#abcde\"", "\"redd\"", "\"rgb(1, 2)\"", "\"hsl(1, 2, 3)\"", "\"valueOf\"", "\"\"",
+                    // The expression language's parser decides: no NaN, no space before "(", no
+                    // fourth component without a slash, no percent hue.
+                    "\"rgb(nan, 0, 0)\"", "\"rgb (1, 2, 3)\"", "\"rgb(1 2 3 4)\"", "\"hsl(10%, 50%, 50%)\""] {
             XCTAssertEqual(check(bad).count, 1, bad)
         }
     }
