@@ -212,7 +212,12 @@ struct CompiledLayer {
         self.layer = layer
         // Layers of types not drawn yet are not compiled, so they cannot fail the style.
         let drawn = Self.paintNames[layer.type] != nil
-        filter = drawn ? try layer.filter.map { json throws(RenderError) in try CompiledFilter(json, layerID: layer.id) } : nil
+        if drawn, layer.filter != nil {
+            guard let expression = layer.filterExpression else { throw RenderError("layer \(layer.id): the filter does not compile") }
+            filter = CompiledFilter(expression: expression)
+        } else {
+            filter = nil
+        }
         let compiler = PropertyCompiler(layer: layer)
         var paint: [String: CompiledProperty] = [:], layout: [String: CompiledProperty] = [:]
         for name in Self.paintNames[layer.type] ?? [] { paint[name] = try compiler.paint(name) }
