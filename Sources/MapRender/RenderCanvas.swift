@@ -91,21 +91,7 @@ public final class RenderCanvas {
     /// Strokes a polyline `width` points wide; `dashes` alternate on and off lengths in points.
     public func stroke(_ points: [(x: Double, y: Double)], width: Double, color: RenderColor,
                        cap: LineCap = .butt, join: LineJoin = .miter, dashes: [Double] = []) {
-        guard points.count >= 2, width > 0, width.isFinite else { return }
-        cairo_new_path(cairo)
-        cairo_move_to(cairo, points[0].x, points[0].y)
-        for p in points.dropFirst() { cairo_line_to(cairo, p.x, p.y) }
-        cairo_set_line_width(cairo, width)
-        cairo_set_line_cap(cairo, cap == .round ? CAIRO_LINE_CAP_ROUND : cap == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT)
-        cairo_set_line_join(cairo, join == .round ? CAIRO_LINE_JOIN_ROUND : join == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER)
-        let usable = dashes.filter { $0.isFinite && $0 >= 0 }
-        if usable.count == dashes.count, usable.contains(where: { $0 > 0 }) {
-            cairo_set_dash(cairo, usable, Int32(usable.count), 0)
-        } else {
-            cairo_set_dash(cairo, nil, 0, 0)
-        }
-        setSource(color)
-        cairo_stroke(cairo)
+        stroke(lines: [points], closed: false, width: width, color: color, cap: cap, join: join, miterLimit: 10, dashes: dashes)
     }
 
     /// Draws shaped glyphs with their font, the first glyph's origin at (`x`, `y`) on the baseline.

@@ -323,17 +323,26 @@ public indirect enum ExpressionValue: Hashable, Sendable {
     }
 }
 
+/// A string as JavaScript's `JSON.stringify` writes it: quotes, backslashes and control
+/// characters escaped (the short forms where JSON has them).
 func jsonQuote(_ s: String) -> String {
     var out = "\""
-    for u in s.unicodeScalars {
-        switch u {
+    for scalar in s.unicodeScalars {
+        switch scalar {
         case "\"": out += "\\\""
         case "\\": out += "\\\\"
         case "\n": out += "\\n"
         case "\r": out += "\\r"
         case "\t": out += "\\t"
+        case "\u{08}": out += "\\b"
+        case "\u{0C}": out += "\\f"
         default:
-            if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+            if scalar.value < 0x20 {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
         }
     }
     return out + "\""

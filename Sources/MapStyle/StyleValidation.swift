@@ -74,23 +74,8 @@ extension Style {
 // MARK: - Formatting as JavaScript does
 
 enum StyleJS {
-    /// A number as JavaScript's `String(n)` writes it (integers without ".0").
-    static func number(_ d: Double) -> String {
-        if d.isNaN { return "NaN" }
-        if d.isInfinite { return d < 0 ? "-Infinity" : "Infinity" }
-        if d == d.rounded(), abs(d) < 9e18 {
-            return d == 0 ? "0" : String(Int64(d))
-        }
-        // Swift writes "1e-07" where JavaScript writes "1e-7".
-        var text = "\(d)"
-        if let e = text.firstIndex(of: "e") {
-            var exponent = text[text.index(after: e)...]
-            let sign = exponent.first == "-" ? "-" : "+"
-            exponent = exponent.drop { $0 == "-" || $0 == "+" || $0 == "0" }
-            text = text[..<e] + "e" + sign + (exponent.isEmpty ? "0" : exponent)
-        }
-        return text
-    }
+    /// A number as JavaScript's `String(n)` writes it.
+    static func number(_ d: Double) -> String { jsNumberString(d) }
 
     /// `JSON.stringify(value)`.
     static func stringify(_ value: JSONValue) -> String {
@@ -104,27 +89,7 @@ enum StyleJS {
         }
     }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A string as `JSON.stringify` writes it.
+    static func quote(_ s: String) -> String { jsonQuote(s) }
 
 }
