@@ -41,6 +41,7 @@ let package = Package(
                 "OpenMapKit",
                 "MapFormats",
                 "MapImport",
+                "MapRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -24,6 +24,23 @@ public struct ImportReport: Codable, Sendable {
 
     public init() {}
 
+    /// Reads a report written by any version: fields a manifest does not have (bundles made before
+    /// they existed) keep their defaults, so an older bundle stays usable.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        source = try container.decodeIfPresent(String.self, forKey: .source) ?? ""
+        nodes = try container.decodeIfPresent(Int.self, forKey: .nodes) ?? 0
+        ways = try container.decodeIfPresent(Int.self, forKey: .ways) ?? 0
+        relations = try container.decodeIfPresent(Int.self, forKey: .relations) ?? 0
+        missingNodeReferences = try container.decodeIfPresent(Int.self, forKey: .missingNodeReferences) ?? 0
+        missingWayReferences = try container.decodeIfPresent(Int.self, forKey: .missingWayReferences) ?? 0
+        invalidAreas = try container.decodeIfPresent(Int.self, forKey: .invalidAreas) ?? 0
+        featuresPerLayer = try container.decodeIfPresent([String: Int].self, forKey: .featuresPerLayer) ?? [:]
+        tilesPerZoom = try container.decodeIfPresent([Int: Int].self, forKey: .tilesPerZoom) ?? [:]
+        tileBytes = try container.decodeIfPresent(Int.self, forKey: .tileBytes) ?? 0
+        phases = try container.decodeIfPresent([PhaseCost].self, forKey: .phases) ?? []
+    }
+
     /// What one phase of an import cost.
     public struct PhaseCost: Codable, Sendable {
         /// The phase's ``ImportPhase`` name.

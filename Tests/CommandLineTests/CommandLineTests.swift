@@ -107,6 +107,18 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(imported.stderr.contains("cutting and writing tiles"), "progress goes to standard error")
         XCTAssertEqual((report["phases"] as? [[String: Any]])?.map { $0["phase"] as? String }, ["reading relations", "reading nodes and ways", "assembling multipolygons", "cutting and writing tiles", "finishing the bundle"], imported.stdout)
 
+        // The bundle drawn with the default style: a PNG of the asked size, with land, roads and buildings.
+        let png = folder.appendingPathComponent("monaco.png").path
+        let snapshot = try run(["snapshot", "--bundle", bundle, "--center", "43.7384,7.4246", "--zoom", "12.5",
+                                "--size", "300x200", "--scale", "2", "-o", png])
+        XCTAssertEqual(snapshot.status, 0, snapshot.stderr)
+        let image = try [UInt8](Data(contentsOf: URL(fileURLWithPath: png)))
+        XCTAssertEqual(Array(image[16..<24]), [0, 0, 2, 88, 0, 0, 1, 144], "600 × 400 pixels")
+        XCTAssertGreaterThan(image.count, 20_000, "a map, not a blank image")
+        let badZoom = try run(["snapshot", "--bundle", bundle, "--center", "43.7384,7.4246", "--zoom", "99", "-o", png])
+        XCTAssertNotEqual(badZoom.status, 0)
+        XCTAssertTrue(badZoom.stderr.contains("--zoom"), badZoom.stderr)
+
         let inspected = try run(["tiles", "inspect", "12/2132/1493", "--bundle", bundle])
         XCTAssertEqual(inspected.status, 0, inspected.stderr)
         XCTAssertTrue(inspected.stdout.contains("transportation:"), inspected.stdout)

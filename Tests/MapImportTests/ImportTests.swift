@@ -144,6 +144,20 @@ final class ImportTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["unsorted.osm.pbf"])
     }
 
+    /// A manifest written before the per-phase costs existed still reads.
+    func testOlderManifestsStillRead() throws {
+        let older = #"""
+        {"formatVersion": 1, "source": "monaco.osm.pbf", "created": "2026-11-21T10:00:00Z", "minimumZoom": 0, "maximumZoom": 14,
+         "tiles": "tiles.mbtiles", "report": {"source": "monaco.osm.pbf", "nodes": 25423, "ways": 4106, "relations": 80,
+         "missingNodeReferences": 0, "missingWayReferences": 3, "invalidAreas": 0, "featuresPerLayer": {"building": 3000},
+         "tilesPerZoom": {"14": 12}, "tileBytes": 1000, "phaseSeconds": {"reading relations": 0.1}}}
+        """#
+        let manifest = try JSONDecoder.iso8601.decode(BundleManifest.self, from: Data(older.utf8))
+        XCTAssertEqual(manifest.report.nodes, 25423)
+        XCTAssertEqual(manifest.report.tilesPerZoom[14], 12)
+        XCTAssertEqual(manifest.report.phases.count, 0)
+    }
+
     func testNotAnExtract() throws {
         let text = folder.appendingPathComponent("notes.osm.pbf")
         try Data("just some text, not protobuf".utf8).write(to: text)

@@ -105,3 +105,13 @@ final class StyleRendererTests: XCTestCase {
         [pixel.red, pixel.green, pixel.blue]
     }
 }
+
+/// The built-in styles are valid documents the renderer accepts.
+final class DefaultStyleTests: XCTestCase {
+    func testDefaultStylesValidateAndCompile() throws {
+        for style in DefaultStyle.allCases {
+            XCTAssertEqual(Style.validate(try JSONValue.parse(style.json)).filter { $0.severity == .error }.map(\.message), [], style.rawValue)
+            _ = try StyleRenderer(style: style.style, loader: StyleResourceLoader(tile: { _, _ in nil }))
+        }
+    }
+}
