@@ -92,11 +92,17 @@ public struct JSONParseError: Error, CustomStringConvertible, Sendable {
 extension JSONValue {
     /// Parses a JSON document (RFC 8259; nesting deeper than 512 levels is refused).
     public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
-        var parser = JSONValueParser(bytes: bytes)
-        let (value, _) = try parser.value(depth: 0)
+        try parse(bytes, recordingLines: false).value
+    }
+
+    /// Parses a document and also returns where each value starts, array elements included, for
+    /// messages that point at a stop or a filter argument.
+    static func parse(_ bytes: [UInt8], recordingLines: Bool) throws(JSONParseError) -> (value: JSONValue, lines: JSONLines) {
+        var parser = JSONValueParser(bytes: bytes, recordsLines: recordingLines)
+        let parsed = try parser.value(depth: 0)
         parser.skipWhitespace()
         guard parser.position == bytes.count else { throw parser.error("unexpected text after the document") }
-        return value
+        return parsed
     }
 
     /// Parses a JSON document from a string.
@@ -105,13 +111,25 @@ extension JSONValue {
     }
 }
 
+/// Where each value of a document starts: its line, and the same for its array elements and
+/// object members (filled in only when the parser is asked to record them).
+struct JSONLines: Sendable {
+    var line: Int
+    var elements: [JSONLines] = []
+    var members: [String: JSONLines] = [:]
+}
+
 private struct JSONValueParser {
     let bytes: [UInt8]
+    let recordsLines: Bool
     var position = 0
     var line = 1
     var lineStart = 0
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: [UInt8], recordsLines: Bool) {
+        self.bytes = bytes
+        self.recordsLines = recordsLines
+    }
 
     func error(_ message: String) -> JSONParseError {
         JSONParseError(message: message, line: line, column: position - lineStart + 1)
@@ -130,12 +148,12 @@ private struct JSONValueParser {
         }
     }
 
-    /// A value and the line it starts on.
-    mutating func value(depth: Int) throws(JSONParseError) -> (JSONValue, Int) {
+    /// A value and where it (and, when recording, each part of it) starts.
+    mutating func value(depth: Int) throws(JSONParseError) -> (value: JSONValue, lines: JSONLines) {
         guard depth < 512 else { throw error("nested too deeply") }
         skipWhitespace()
         guard position < bytes.count else { throw error("unexpected end of the document") }
-        let startLine = line
+        var lines = JSONLines(line: line)
         switch bytes[position] {
         case UInt8(ascii: "{"):
             position += 1
@@ -143,7 +161,7 @@ private struct JSONValueParser {
             skipWhitespace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
                 position += 1
-                return (.object(object), startLine)
+                return (.object(object), lines)
             }
             while true {
                 skipWhitespace()
@@ -152,12 +170,13 @@ private struct JSONValueParser {
                 skipWhitespace()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
                 position += 1
-                let (member, memberLine) = try value(depth: depth + 1)
-                object.set(key, member, line: memberLine)
+                let (member, memberLines) = try value(depth: depth + 1)
+                object.set(key, member, line: memberLines.line)
+                if recordsLines { lines.members[key] = memberLines }
                 skipWhitespace()
                 guard position < bytes.count else { throw error("unexpected end of the document") }
                 if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-                if bytes[position] == UInt8(ascii: "}") { position += 1; return (.object(object), startLine) }
+                if bytes[position] == UInt8(ascii: "}") { position += 1; return (.object(object), lines) }
                 throw error("expected ',' or '}'")
             }
         case UInt8(ascii: "["):
@@ -166,23 +185,25 @@ private struct JSONValueParser {
             skipWhitespace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
                 position += 1
-                return (.array(elements), startLine)
+                return (.array(elements), lines)
             }
             while true {
-                elements.append(try value(depth: depth + 1).0)
+                let (element, elementLines) = try value(depth: depth + 1)
+                elements.append(element)
+                if recordsLines { lines.elements.append(elementLines) }
                 skipWhitespace()
                 guard position < bytes.count else { throw error("unexpected end of the document") }
                 if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-                if bytes[position] == UInt8(ascii: "]") { position += 1; return (.array(elements), startLine) }
+                if bytes[position] == UInt8(ascii: "]") { position += 1; return (.array(elements), lines) }
                 throw error("expected ',' or ']'")
             }
         case UInt8(ascii: "\""):
-            return (.string(try string()), startLine)
-        case UInt8(ascii: "t"): try literal("true"); return (.bool(true), startLine)
-        case UInt8(ascii: "f"): try literal("false"); return (.bool(false), startLine)
-        case UInt8(ascii: "n"): try literal("null"); return (.null, startLine)
+            return (.string(try string()), lines)
+        case UInt8(ascii: "t"): try literal("true"); return (.bool(true), lines)
+        case UInt8(ascii: "f"): try literal("false"); return (.bool(false), lines)
+        case UInt8(ascii: "n"): try literal("null"); return (.null, lines)
         default:
-            return (.number(try number()), startLine)
+            return (.number(try number()), lines)
         }
     }
 

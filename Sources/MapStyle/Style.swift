@@ -42,9 +42,9 @@ public struct Style: Sendable {
     /// column), `StyleError.invalid` if it breaks the specification (with exact lines).
     public init(data: some Collection<UInt8>) throws(StyleError) {
         let bytes = Array(data)
-        let json: JSONValue
-        do { json = try JSONValue.parse(bytes) } catch { throw .json(error) }
-        try self.init(json: json, lines: StyleLines.scan(bytes))
+        let parsed: (value: JSONValue, lines: JSONLines)
+        do { parsed = try JSONValue.parse(bytes, recordingLines: true) } catch { throw .json(error) }
+        try self.init(json: parsed.value, lines: parsed.lines)
     }
 
     /// Loads a document from a string; see `init(data:)`.
@@ -52,7 +52,7 @@ public struct Style: Sendable {
         try self.init(data: Array(text.utf8))
     }
 
-    private init(json: JSONValue, lines: StyleLines?) throws(StyleError) {
+    private init(json: JSONValue, lines: JSONLines?) throws(StyleError) {
         let problems = StyleValidator(root: json, lines: lines).run()
         if problems.contains(where: { $0.severity == .error }) { throw .invalid(problems) }
         guard let root = json.objectValue else { throw .invalid(problems) }

@@ -63,8 +63,8 @@ extension Style {
     public static func validate(bytes: some Collection<UInt8>, strict: Bool = false) -> [StyleValidationError] {
         let bytes = Array(bytes)
         do {
-            let json = try JSONValue.parse(bytes)
-            return StyleValidator(root: json, lines: StyleLines.scan(bytes), strict: strict).run()
+            let parsed = try JSONValue.parse(bytes, recordingLines: true)
+            return StyleValidator(root: parsed.value, lines: parsed.lines, strict: strict).run()
         } catch {
             return [StyleValidationError(message: error.message, line: error.line)]
         }

@@ -1,11 +1,11 @@
 /// A value of the document being validated, with the line it starts on and the lines of its parts.
 struct StyleNode {
     let value: JSONValue
-    let lines: StyleLines?
+    let lines: JSONLines?
     /// nil for `null` values, which MapLibre's validator cannot place either.
     let line: Int?
 
-    init(value: JSONValue, lines: StyleLines?, line: Int?) {
+    init(value: JSONValue, lines: JSONLines?, line: Int?) {
         self.value = value
         self.lines = lines
         self.line = value == .null ? nil : line
@@ -46,7 +46,7 @@ final class StyleValidator {
     private lazy var layerNodes: [StyleNode] = root.member("layers")?.elements ?? []
     private lazy var sourceNodes: StyleNode? = root.member("sources")
 
-    init(root: JSONValue, lines: StyleLines?, strict: Bool = false) {
+    init(root: JSONValue, lines: JSONLines?, strict: Bool = false) {
         self.root = StyleNode(value: root, lines: lines, line: lines?.line ?? 1)
         self.strict = strict
     }
