@@ -4,10 +4,11 @@
 
 SWIFT        ?= swift
 # Debian packages the build and tests need: compression and SQLite libraries, Cairo, HarfBuzz and
-# FreeType with the Noto and DejaVu fonts (drawing and text), and GDAL and osmium (the tests check
+# FreeType with the Noto, DejaVu and Open Sans fonts (drawing and text; the render conformance
+# suite's labels are Open Sans), and GDAL and osmium (the tests check
 # our tiles with GDAL's MVT reader and our PBF reader against libosmium).
 APT_BUILD    := zlib1g-dev liblz4-dev libzstd-dev libsqlite3-dev libcairo2-dev libharfbuzz-dev libfreetype-dev \
-                fonts-noto-core fonts-dejavu-core pkg-config gdal-bin osmium-tool
+                fonts-noto-core fonts-dejavu-core fonts-open-sans pkg-config gdal-bin osmium-tool
 # Debian packages the benchmarks compare against: GeographicLib's GeodSolve, PROJ and libosmium.
 APT_BENCH    := geographiclib-tools proj-bin osmium-tool tilemaker
 RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)

@@ -33,7 +33,7 @@ let package = Package(
         // MapLibre style spec v8: the style document, its validation and the expression language.
         .target(name: "MapStyle", dependencies: ["MapGeometry"]),
         // The public MapKit-shaped API; re-exports MapGeometry.
-        .target(name: "OpenMapKit", dependencies: ["MapGeometry", "MapFormats"]),
+        .target(name: "OpenMapKit", dependencies: ["MapGeometry", "MapFormats", "MapImport", "MapStyle", "MapRender"]),
         // The command line.
         .executableTarget(
             name: "openmapkit",

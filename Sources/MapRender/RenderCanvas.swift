@@ -33,8 +33,9 @@ public final class RenderCanvas {
     public let scale: Double
     public let pixelWidth: Int
     public let pixelHeight: Int
-    private let surface: OpaquePointer
-    private let cairo: OpaquePointer
+    /// The Cairo surface and context; other files of the module extend the canvas with them.
+    let surface: OpaquePointer
+    let cairo: OpaquePointer
 
     /// A transparent canvas. Sizes must be positive and finite, and at most
     /// ``maximumPixelSide`` pixels a side once scaled.
@@ -296,7 +297,7 @@ public final class RenderCanvas {
         return out
     }
 
-    private func setSource(_ color: RenderColor) {
+    func setSource(_ color: RenderColor) {
         cairo_set_source_rgba(cairo, color.red, color.green, color.blue, color.alpha)
     }
 }
