@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapImportTests", dependencies: ["MapImport", "TestSupport"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "TestSupport"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "TestSupport"]),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapImport", "TestSupport"]),
         .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit", "TestSupport"]),
         // Runs the built `openmapkit` binary as a user would.
         .testTarget(name: "CommandLineTests", dependencies: ["openmapkit", "TestSupport"]),
