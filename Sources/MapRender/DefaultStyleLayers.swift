@@ -13,6 +13,8 @@ struct DefaultStylePalette {
     /// How strongly POIs show: 1 draws them all at their zooms, below 1 fades them and keeps only
     /// the important ones (MapKit's muted emphasis).
     var poiEmphasis: Double
+    /// POI name colours by category: food, shopping, health, nature, culture, transport, other.
+    var poiText: [String]
 
     static let light = DefaultStylePalette(
         land: "#f6f3ec", wood: "#cfe5bf", grass: "#deecce", sand: "#f3ead0", ice: "#f4f8fb", wetland: "#d9e9dc",
@@ -25,7 +27,7 @@ struct DefaultStylePalette {
         boundary: "#a08fb8",
         label: "#3f434a", labelHalo: "#ffffff", placeLabel: "#2d3036", suburbLabel: "#6b6f78", roadLabel: "#55595f",
         waterLabel: "#3b7fbf", parkLabel: "#3f7a3a", peakLabel: "#6d5640", houseNumber: "#8c8478",
-        poiEmphasis: 1)
+        poiEmphasis: 1, poiText: ["#c0661c", "#a07800", "#c2342b", "#2f7d3b", "#8a46b8", "#2f6fbf", "#5f6670"])
 
     static let dark = DefaultStylePalette(
         land: "#23252a", wood: "#263528", grass: "#283329", sand: "#34322b", ice: "#2e3238", wetland: "#25322f",
@@ -33,12 +35,12 @@ struct DefaultStylePalette {
         cemetery: "#27312a", pitch: "#27382a", park: "#24382a", parkOutline: "#2c4532",
         water: "#1b3550", waterway: "#1f3d5c", aeroway: "#2e2d35", runway: "#3c3b45",
         building: "#34363c", buildingOutline: "#3f4249",
-        motorway: "#b58a4e", motorwayCasing: "#5e4a2e", trunk: "#8f7446", primary: "#6b6250", primaryCasing: "#3a362f",
+        motorway: "#9a7644", motorwayCasing: "#4f3f28", trunk: "#7d6644", primary: "#58534a", primaryCasing: "#34312c",
         road: "#4b4e55", roadCasing: "#2a2c31", path: "#6a6458", rail: "#5e5c5a", ferry: "#3b6f9c",
         boundary: "#8f7fa8",
         label: "#d9dbe0", labelHalo: "#1b1c20", placeLabel: "#eceef2", suburbLabel: "#a5a9b2", roadLabel: "#b8bbc2",
         waterLabel: "#7fb3e6", parkLabel: "#8cc28a", peakLabel: "#c9ae92", houseNumber: "#8f8a82",
-        poiEmphasis: 1)
+        poiEmphasis: 1, poiText: ["#f2a35a", "#e3c14a", "#f27d74", "#7fcf8a", "#c79af0", "#72b0f7", "#aab1bb"])
 
     static let muted = DefaultStylePalette(
         land: "#f3f3f1", wood: "#e1eadb", grass: "#e7ede1", sand: "#f1eee5", ice: "#f6f8fa", wetland: "#e4ece6",
@@ -51,7 +53,7 @@ struct DefaultStylePalette {
         boundary: "#c3bacf",
         label: "#7b7f86", labelHalo: "#ffffff", placeLabel: "#5f636a", suburbLabel: "#9a9ea5", roadLabel: "#8d9197",
         waterLabel: "#7fa6c6", parkLabel: "#7e9a7a", peakLabel: "#9a8b7c", houseNumber: "#aaa49b",
-        poiEmphasis: 0.6)
+        poiEmphasis: 0.6, poiText: ["#c0661c", "#a07800", "#c2342b", "#2f7d3b", "#8a46b8", "#2f6fbf", "#5f6670"])
 
     /// Roads and labels over imagery: no land colours (the imagery shows through), translucent
     /// roads, white text on dark halos.
@@ -64,7 +66,7 @@ struct DefaultStylePalette {
         boundary: "#e6d9ff",
         label: "#ffffff", labelHalo: "#1a1a1a", placeLabel: "#ffffff", suburbLabel: "#eeeeee", roadLabel: "#ffffff",
         waterLabel: "#cfe8ff", parkLabel: "#e3f5d9", peakLabel: "#f3e3d0", houseNumber: "#dddddd",
-        poiEmphasis: 0.8)
+        poiEmphasis: 0.8, poiText: ["#ffd9a8", "#fff0a8", "#ffc4c0", "#d4f5c8", "#ecd6ff", "#cfe6ff", "#ffffff"])
 }
 
 /// Writes the default styles' JSON from a palette. Zoom ranges follow the import's schema (which
@@ -86,7 +88,7 @@ enum DefaultStyleLayers {
         if vector {
             if !imagery { layers += ground(p) }
             layers += roads(p, overImagery: imagery)
-            layers += labels(p, overImagery: imagery)
+            layers += labels(p)
         }
         return """
         {
@@ -161,8 +163,8 @@ enum DefaultStyleLayers {
                      ("\"secondary\"", fmt(secondary + extra)), ("\"tertiary\"", fmt(tertiary + extra)),
                      ("\"service\"", fmt(service + extra))], otherwise: fmt(minor + extra))
         }
-        return zoomed([(5, w(0.6, 0.5, 0.3, 0.2, 0.1, 0.1, 0.1)), (10, w(2, 1.8, 1.5, 1, 0.6, 0.4, 0.3)),
-                       (14, w(7, 6, 5.5, 4.5, 3.8, 2.6, 1.4)), (18, w(28, 24, 22, 20, 18, 15, 8))])
+        return zoomed([(5, w(0.6, 0.5, 0.3, 0.2, 0.1, 0.1, 0.1)), (10, w(1.6, 1.4, 1.1, 0.8, 0.5, 0.3, 0.2)),
+                       (14, w(5, 4.5, 4, 3.5, 3, 2, 1)), (18, w(22, 20, 18, 16, 14, 12, 6))])
     }
 
     private static let roadSortKey = #"["match", ["get", "class"], "motorway", 9, "trunk", 8, "primary", 7, "secondary", 6, "tertiary", 5, "minor", 4, 3]"#
@@ -213,7 +215,23 @@ enum DefaultStyleLayers {
         #""text-color": "\#(color)", "text-halo-color": "\#(p.labelHalo)", "text-halo-width": \#(fmt(halo))"#
     }
 
-    private static func labels(_ p: DefaultStylePalette, overImagery: Bool) -> [String] {
+    /// Street names along the streets. Main roads' names are placed before POIs (a layer above
+    /// them), side streets' after, so a busy centre still shows its main streets' names.
+    private static func roadLabel(_ p: DefaultStylePalette, major: Bool) -> String {
+        let name = #"["coalesce", ["get", "name"], ["get", "name_en"]]"#
+        let majorClasses = #"["literal", ["motorway", "trunk", "primary", "secondary", "tertiary"]]"#
+        return #"{"id": "road-label-\#(major ? "major" : "minor")", "type": "symbol", "source": "\#(source)", "source-layer": "transportation_name", "minzoom": 12, "#
+            + #""filter": ["all", ["has", "name"], \#(major ? "" : "[\"!\", ")["in", ["get", "class"], \#(majorClasses)]\#(major ? "" : "]"), "#
+            + #"[">=", ["zoom"], ["match", ["get", "class"], ["motorway", "trunk", "primary"], 12, ["secondary", "tertiary"], 13, ["minor", "service"], 15, 16]], "#
+            + #"["!", ["in", ["get", "class"], ["literal", ["rail", "transit", "ferry", "aerialway"]]]]], "#
+            + #""layout": {"symbol-placement": "line", "text-field": \#(name), "text-font": \#(regular), "#
+            + #""text-size": \#(zoomed([(13, "10"), (18, byClass([("[\"motorway\", \"trunk\", \"primary\", \"secondary\"]", "15")], otherwise: "13"))], base: 1)), "#
+            + #""symbol-spacing": 300, "text-max-angle": 30, "text-padding": 2, "#
+            + #""symbol-sort-key": ["match", ["get", "class"], "motorway", 1, "trunk", 2, "primary", 3, "secondary", 4, "tertiary", 5, 6]}, "#
+            + #""paint": {\#(text(p, color: p.roadLabel, halo: 1.6))}}"#
+    }
+
+    private static func labels(_ p: DefaultStylePalette) -> [String] {
         let name = #"["coalesce", ["get", "name"], ["get", "name_en"]]"#
         let poiClassesWithIcon = "[" + PointOfInterestIcon.openMapTilesClassNames.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         // POIs appear by importance: at 14 only the landmarks, everything by 17. Muted maps keep
@@ -221,9 +239,11 @@ enum DefaultStyleLayers {
         let rankLimit = p.poiEmphasis < 1
             ? #"["step", ["zoom"], 8, 15, 12, 16, 15, 17, 20]"#
             : #"["step", ["zoom"], 12, 15, 20, 16, 25, 17, 100]"#
-        let poiTextColor = #"["match", ["get", "class"], ["restaurant", "fast_food", "cafe", "bar", "ice_cream", "bakery"], "#
-            + (overImagery ? ##""#ffd9a8", ["grocery", "shop", "clothing_store"], "#fff0a8", ["hospital", "pharmacy", "doctors"], "#ffc4c0", ["park", "sports", "playground"], "#d4f5c8", "#ffffff"]"##
-                : ##""#c0661c", ["grocery", "shop", "clothing_store"], "#a07800", ["hospital", "pharmacy", "doctors"], "#c2342b", ["park", "sports", "playground"], "#2f7d3b", ["museum", "theatre", "attraction", "place_of_worship", "lodging"], "#8a46b8", ["railway", "bus", "ferry_terminal", "aerialway", "parking", "fuel"], "#2f6fbf", "#5f6670"]"##)
+        let poiTextColor = ##"["match", ["get", "class"], ["restaurant", "fast_food", "cafe", "bar", "ice_cream", "bakery"], "\##(p.poiText[0])", "##
+            + ##"["grocery", "shop", "clothing_store"], "\##(p.poiText[1])", ["hospital", "pharmacy", "doctors"], "\##(p.poiText[2])", "##
+            + ##"["park", "sports", "playground"], "\##(p.poiText[3])", "##
+            + ##"["museum", "theatre", "attraction", "place_of_worship", "lodging"], "\##(p.poiText[4])", "##
+            + ##"["railway", "bus", "ferry_terminal", "aerialway", "parking", "fuel"], "\##(p.poiText[5])", "\##(p.poiText[6])"]"##
         return [
             #"{"id": "waterway-label", "type": "symbol", "source": "\#(source)", "source-layer": "waterway", "minzoom": 13, "#
                 + #""filter": ["has", "name"], "#
@@ -231,6 +251,7 @@ enum DefaultStyleLayers {
                 + #""text-letter-spacing": 0.05, "symbol-spacing": 350}, "#
                 + #""paint": {\#(text(p, color: p.waterLabel, halo: 1.2))}}"#,
             #"{"id": "water-label", "type": "symbol", "source": "\#(source)", "source-layer": "water_name", "#
+                + #""filter": ["any", ["in", ["get", "class"], ["literal", ["ocean", "sea", "bay", "strait"]]], [">=", ["zoom"], 14]], "#
                 + #""layout": {"text-field": \#(name), "text-font": \#(italic), "#
                 + #""text-size": \#(zoomed([(4, byClass([("[\"ocean\", \"sea\"]", "12")], otherwise: "10")), (14, byClass([("[\"ocean\", \"sea\"]", "18")], otherwise: "13"))], base: 1)), "#
                 + #""text-letter-spacing": 0.1, "text-max-width": 7}, "#
@@ -238,14 +259,7 @@ enum DefaultStyleLayers {
             #"{"id": "building-number", "type": "symbol", "source": "\#(source)", "source-layer": "housenumber", "minzoom": 17, "#
                 + #""layout": {"text-field": ["get", "housenumber"], "text-font": \#(regular), "text-size": 10, "text-padding": 3}, "#
                 + #""paint": {\#(text(p, color: p.houseNumber, halo: 1))}}"#,
-            #"{"id": "road-label", "type": "symbol", "source": "\#(source)", "source-layer": "transportation_name", "minzoom": 12, "#
-                + #""filter": ["all", ["has", "name"], ["!", ["in", ["get", "class"], ["literal", ["rail", "transit", "ferry", "aerialway"]]]], "#
-                + #"[">=", ["zoom"], ["match", ["get", "class"], ["motorway", "trunk", "primary"], 12, ["secondary", "tertiary"], 13, ["minor", "service"], 15, 16]]], "#
-                + #""layout": {"symbol-placement": "line", "text-field": \#(name), "text-font": \#(regular), "#
-                + #""text-size": \#(zoomed([(13, "10"), (18, byClass([("[\"motorway\", \"trunk\", \"primary\", \"secondary\"]", "15")], otherwise: "13"))], base: 1)), "#
-                + #""symbol-spacing": 300, "text-max-angle": 30, "text-padding": 2, "#
-                + #""symbol-sort-key": ["match", ["get", "class"], "motorway", 1, "trunk", 2, "primary", 3, "secondary", 4, "tertiary", 5, 6]}, "#
-                + #""paint": {\#(text(p, color: p.roadLabel, halo: 1.6))}}"#,
+            roadLabel(p, major: false),
             #"{"id": "road-shield", "type": "symbol", "source": "\#(source)", "source-layer": "transportation_name", "minzoom": 8, "#
                 + #""filter": ["all", ["has", "ref"], ["<=", ["get", "ref_length"], 6], ["in", ["get", "class"], ["literal", ["motorway", "trunk", "primary"]]]], "#
                 + #""layout": {"symbol-placement": "line", "symbol-spacing": 400, "text-field": ["get", "ref"], "text-font": \#(bold), "#
@@ -266,6 +280,7 @@ enum DefaultStyleLayers {
                 + #""symbol-sort-key": ["get", "rank"]}, "#
                 + #""paint": {"text-color": \#(poiTextColor), "text-halo-color": "\#(p.labelHalo)", "text-halo-width": 1.4, "#
                 + #""icon-opacity": \#(fmt(p.poiEmphasis)), "text-opacity": \#(fmt(p.poiEmphasis))}}"#,
+            roadLabel(p, major: true),
             #"{"id": "peak", "type": "symbol", "source": "\#(source)", "source-layer": "mountain_peak", "minzoom": 11, "#
                 + #""filter": ["has", "name"], "#
                 + #""layout": {"icon-image": "peak", "text-field": ["case", ["has", "ele"], ["concat", \#(name), "\n", ["to-string", ["get", "ele"]], " m"], \#(name)], "#
@@ -284,15 +299,15 @@ enum DefaultStyleLayers {
                 + #""text-size": \#(zoomed([(10, byClass([("\"village\"", "11")], otherwise: "10")), (16, byClass([("\"village\"", "16")], otherwise: "13"))], base: 1)), "#
                 + #""text-max-width": 8, "symbol-sort-key": ["get", "rank"]}, "#
                 + #""paint": {\#(text(p, color: p.placeLabel, halo: 1.5))}}"#,
-            #"{"id": "place-town", "type": "symbol", "source": "\#(source)", "source-layer": "place", "minzoom": 7, "maxzoom": 16, "#
+            #"{"id": "place-town", "type": "symbol", "source": "\#(source)", "source-layer": "place", "minzoom": 7, "maxzoom": 15, "#
                 + #""filter": ["==", ["get", "class"], "town"], "#
-                + #""layout": {"text-field": \#(name), "text-font": \#(regular), "text-size": \#(zoomed([(7, "11"), (15, "18")], base: 1)), "#
+                + #""layout": {"text-field": \#(name), "text-font": \#(regular), "text-size": \#(zoomed([(7, "11"), (14, "17")], base: 1)), "#
                 + #""text-max-width": 8, "icon-image": ["step", ["zoom"], "dot", 11, ""], "text-anchor": ["step", ["zoom"], "left", 11, "center"], "#
                 + #""text-offset": ["step", ["zoom"], ["literal", [0.5, 0]], 11, ["literal", [0, 0]]], "symbol-sort-key": ["get", "rank"]}, "#
                 + #""paint": {\#(text(p, color: p.placeLabel, halo: 1.6))}}"#,
-            #"{"id": "place-city", "type": "symbol", "source": "\#(source)", "source-layer": "place", "minzoom": 3, "maxzoom": 15, "#
+            #"{"id": "place-city", "type": "symbol", "source": "\#(source)", "source-layer": "place", "minzoom": 3, "maxzoom": 14, "#
                 + #""filter": ["==", ["get", "class"], "city"], "#
-                + #""layout": {"text-field": \#(name), "text-font": \#(regular), "text-size": \#(zoomed([(3, "11"), (8, "15"), (14, "22")], base: 1)), "#
+                + #""layout": {"text-field": \#(name), "text-font": \#(regular), "text-size": \#(zoomed([(3, "11"), (8, "15"), (13, "19")], base: 1)), "#
                 + #""text-max-width": 8, "icon-image": ["step", ["zoom"], ["case", ["==", ["get", "capital"], 2], "dot-capital", "dot"], 9, ""], "#
                 + #""text-anchor": ["step", ["zoom"], "left", 9, "center"], "#
                 + #""text-offset": ["step", ["zoom"], ["literal", [0.5, 0]], 9, ["literal", [0, 0]]], "symbol-sort-key": ["get", "rank"]}, "#

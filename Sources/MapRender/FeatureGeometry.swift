@@ -79,46 +79,128 @@ struct FeatureGroup {
     var clip: [ScreenPoint]?
     /// Features by source layer (GeoJSON sources have one layer, keyed "").
     var layers: [String: [RenderFeature]]
+    /// Whether lines know their progress along the whole line (GeoJSON `lineMetrics`, which
+    /// `line-gradient` needs): only whole, untiled lines do here.
+    var lineMetrics = false
+    /// For GeoJSON: the source's maxzoom, the deepest zoom MapLibre tiles it at (where it stops
+    /// simplifying lines).
+    var maxZoom = 18
+    /// The vector tile the features were projected from (in the same order per source layer), which
+    /// keeps filter results across layers' renders; nil for GeoJSON.
+    var prepared: PreparedTile?
+
+    init(clip: [ScreenPoint]?, layers: [String: [RenderFeature]], lineMetrics: Bool = false, maxZoom: Int = 18) {
+        (self.clip, self.layers, self.lineMetrics, self.maxZoom) = (clip, layers, lineMetrics, maxZoom)
+    }
 }
 
 // MARK: - Vector tiles
 
-enum VectorTileProjection {
-    /// The features of a decoded tile placed on the canvas. `origin` is the tile's top-left corner
-    /// in world coordinates and `size` its width there; tile coordinates run 0…extent across it.
-    /// Only the source layers in `needed` are projected: a street map's tiles carry many layers a
-    /// style may not draw.
-    static func group(tile: VectorTile, origin: ScreenPoint, size: Double, transform: ScreenTransform,
-                      needed: Set<String>) -> FeatureGroup {
-        var layers: [String: [RenderFeature]] = [:]
+/// A vector tile's drawable features converted once, when the tile is first drawn: properties as
+/// expression values, geometry in tile units as doubles. Later renders only move the points onto
+/// the canvas, and layers reuse what their filter picked at each integer zoom. Not thread-safe,
+/// like the renderer that keeps it.
+final class PreparedTile {
+    struct Feature {
+        var properties: ExpressionObject
+        var id: ExpressionValue
+        /// In tile units (0…extent across the tile); points in the tile's buffer already dropped.
+        var shape: RenderFeature.Shape
+    }
+
+    struct Layer {
+        var features: [Feature]
+        var extent: Double
+    }
+
+    private(set) var layers: [String: [Layer]] = [:]
+    /// Feature indices (into the source layer's features in order) a style layer's filter passed,
+    /// by layer position and the integer zoom it was evaluated at.
+    private var matches: [MatchKey: [Int]] = [:]
+
+    private struct MatchKey: Hashable { let layer: Int; let zoom: Double }
+
+    init(_ tile: VectorTile, needed: Set<String>) {
         for layer in tile.layers where needed.contains(layer.name) {
-            let scale = size / Double(max(layer.extent, 1))
-            func project(_ p: VectorTile.TilePoint) -> ScreenPoint {
-                transform.screen(worldX: origin.x + Double(p.x) * scale, worldY: origin.y + Double(p.y) * scale)
-            }
-            var features: [RenderFeature] = []
+            let extent = Int32(layer.extent)
+            var features: [Feature] = []
             features.reserveCapacity(layer.features.count)
+            func point(_ p: VectorTile.TilePoint) -> ScreenPoint { (Double(p.x), Double(p.y)) }
             for feature in layer.features {
                 let shape: RenderFeature.Shape
                 switch feature.geometry {
                 case .points(let points):
                     // Points in the tile's buffer belong to the neighbouring tile.
-                    let extent = Int32(layer.extent)
-                    shape = .points(points.filter { $0.x >= 0 && $0.y >= 0 && $0.x < extent && $0.y < extent }.map(project))
-                case .lines(let lines): shape = .lines(lines.map { $0.map(project) })
-                case .polygons(let polygons): shape = .polygons(polygons.map { $0.map { $0.map(project) } })
+                    shape = .points(points.filter { $0.x >= 0 && $0.y >= 0 && $0.x < extent && $0.y < extent }.map(point))
+                case .lines(let lines): shape = .lines(lines.map { $0.map(point) })
+                case .polygons(let polygons): shape = .polygons(polygons.map { $0.map { $0.map(point) } })
                 case .unknown: continue
                 }
                 var properties = ExpressionObject()
-                for property in feature.properties { properties[property.key] = expressionValue(property.value) }
-                features.append(RenderFeature(properties: properties, id: feature.id.map { .number(Double($0)) } ?? .null, shape: shape))
+                for property in feature.properties {
+                    properties[property.key] = VectorTileProjection.expressionValue(property.value)
+                }
+                features.append(Feature(properties: properties, id: feature.id.map { .number(Double($0)) } ?? .null, shape: shape))
             }
-            layers[layer.name, default: []].append(contentsOf: features)
+            layers[layer.name, default: []].append(Layer(features: features, extent: Double(max(layer.extent, 1))))
+        }
+    }
+
+    /// The indices of the features of `sourceLayer` that `layer`'s filter passes at integer zoom
+    /// `zoom`, computed on first use (filters read properties, the geometry type and the zoom only).
+    func matching(_ layer: Int, zoom: Double, features: [RenderFeature], filter: (RenderFeature) -> Bool) -> [Int] {
+        let key = MatchKey(layer: layer, zoom: zoom)
+        if let cached = matches[key] { return cached }
+        var result: [Int] = []
+        for (index, feature) in features.enumerated() where filter(feature) { result.append(index) }
+        matches[key] = result
+        return result
+    }
+}
+
+enum VectorTileProjection {
+    /// The features of a prepared tile placed on the canvas. `origin` is the tile's top-left corner
+    /// in world coordinates and `size` its width there; tile coordinates run 0…extent across it.
+    static func group(tile: PreparedTile, origin: ScreenPoint, size: Double, transform: ScreenTransform) -> FeatureGroup {
+        var layers: [String: [RenderFeature]] = [:]
+        for (name, parts) in tile.layers {
+            var features: [RenderFeature] = []
+            for layer in parts {
+                // One affine map from tile units to the canvas: world = origin + p · scale, then
+                // the camera's translation, scale and rotation (as ScreenTransform.screen).
+                let scale = size / layer.extent * transform.worldSize
+                let ox = (origin.x - transform.centerX) * transform.worldSize
+                let oy = (origin.y - transform.centerY) * transform.worldSize
+                let (c, s) = (transform.cosBearing, transform.sinBearing)
+                let (a, b, tx) = (scale * c, scale * s, transform.halfWidth + ox * c + oy * s)
+                let (d, e, ty) = (-scale * s, scale * c, transform.halfHeight - ox * s + oy * c)
+                @inline(__always) func project(_ p: ScreenPoint) -> ScreenPoint { (a * p.x + b * p.y + tx, d * p.x + e * p.y + ty) }
+                func ring(_ points: [ScreenPoint]) -> [ScreenPoint] {
+                    [ScreenPoint](unsafeUninitializedCapacity: points.count) { buffer, count in
+                        points.withUnsafeBufferPointer { source in
+                            for i in 0..<source.count { buffer[i] = project(source[i]) }
+                        }
+                        count = points.count
+                    }
+                }
+                features.reserveCapacity(features.count + layer.features.count)
+                for feature in layer.features {
+                    let shape: RenderFeature.Shape = switch feature.shape {
+                    case .points(let points): .points(ring(points))
+                    case .lines(let lines): .lines(lines.map(ring))
+                    case .polygons(let polygons): .polygons(polygons.map { $0.map(ring) })
+                    }
+                    features.append(RenderFeature(properties: feature.properties, id: feature.id, shape: shape))
+                }
+            }
+            layers[name] = features
         }
         let corners = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)].map {
             transform.screen(worldX: origin.x + $0.0 * size, worldY: origin.y + $0.1 * size)
         }
-        return FeatureGroup(clip: corners, layers: layers)
+        var group = FeatureGroup(clip: corners, layers: layers)
+        group.prepared = tile
+        return group
     }
 
     static func expressionValue(_ value: VectorTile.Value) -> ExpressionValue {
@@ -150,6 +232,10 @@ struct GeoJSONFeatures {
     }
 
     var features: [Feature] = []
+    /// The source's `lineMetrics` option.
+    var lineMetrics = false
+    /// The source's `maxzoom` (18 unless the style says otherwise).
+    var maxZoom = 18
 
     /// Reads a FeatureCollection, a Feature or a bare geometry. Unknown or malformed members are
     /// skipped rather than failing the whole source, as MapLibre does.
@@ -208,7 +294,7 @@ struct GeoJSONFeatures {
             }
             return RenderFeature(properties: feature.properties, id: feature.id, shape: shape)
         }
-        return FeatureGroup(clip: nil, layers: ["": projected])
+        return FeatureGroup(clip: nil, layers: ["": projected], lineMetrics: lineMetrics, maxZoom: maxZoom)
     }
 }
 

@@ -28,6 +28,7 @@ public final class FontCatalog: @unchecked Sendable {
     public let entries: [Entry]
     private let lock = NSLock()
     private var opened: [String: FontFace] = [:]
+    private var resolved: [[String]: [Entry]] = [:]
 
     /// Scans `directories` (recursively) for TrueType and OpenType fonts.
     public init(directories: [String] = ["/usr/share/fonts"]) {
@@ -52,6 +53,16 @@ public final class FontCatalog: @unchecked Sendable {
         entries = found.sorted { ($0.family, $0.style, $0.path) < ($1.family, $1.style, $1.path) }
     }
 
+    /// A catalogue of the given fonts, without scanning (its faces are opened on its own, so two
+    /// catalogues made from one list can be used on two threads).
+    public init(entries: [Entry]) {
+        self.entries = entries
+    }
+
+    /// The fonts under /usr/share/fonts, scanned once per process; renderers make their own
+    /// catalogue from its ``entries`` so that they do not share FreeType faces.
+    public static let installed = FontCatalog()
+
     /// The installed font for `family` and `style` ("Noto Sans", "Bold Italic"), if any.
     public func entry(family: String, style: String) -> Entry? {
         entries.first { $0.family == family && $0.style == style }
@@ -59,6 +70,14 @@ public final class FontCatalog: @unchecked Sendable {
 
     /// The fonts to draw a stack with, in the order to try them (see ``FontCatalog``).
     public func resolve(_ stack: [String]) -> [Entry] {
+        // Labels resolve the same few stacks thousands of times a frame.
+        if let cached = lock.withLock({ resolved[stack] }) { return cached }
+        let result = resolveUncached(stack)
+        lock.withLock { resolved[stack] = result }
+        return result
+    }
+
+    private func resolveUncached(_ stack: [String]) -> [Entry] {
         var result: [Entry] = []
         func add(_ entry: Entry?) { if let entry, !result.contains(entry) { result.append(entry) } }
         var bold = false, italic = false
@@ -120,11 +139,28 @@ extension FontCatalog {
     /// character (combining marks stay with their base), each run is shaped on its own, and the runs
     /// come back in drawing order — reversed when the line's first strong character is right to left
     /// (a simple bidirectional rule: runs, not the full Unicode algorithm).
-    public func shapeLine(_ text: String, stack: [String], size: Double) throws(RenderError) -> [ShapedRun] {
+    /// `kerning: false` shapes without the fonts' kerning, as MapLibre draws labels.
+    public func shapeLine(_ text: String, stack: [String], size: Double, kerning: Bool = true) throws(RenderError) -> [ShapedRun] {
         let fonts = resolve(stack)
         guard !fonts.isEmpty else { throw RenderError("no fonts installed for \(stack)") }
-        var faces: [FontFace] = []
-        for font in fonts { faces.append(try face(font)) }
+        // Faces are opened only as far down the list as the text needs: most labels never reach
+        // the script fallbacks, and opening every one of them would cost more than the shaping.
+        final class Faces {
+            let catalog: FontCatalog, fonts: [Entry]
+            var opened: [FontFace?]
+            init(_ catalog: FontCatalog, _ fonts: [Entry]) { (self.catalog, self.fonts) = (catalog, fonts); opened = Array(repeating: nil, count: fonts.count) }
+            subscript(_ index: Int) -> FontFace? {
+                if let face = opened[index] { return face }
+                let face = try? catalog.face(fonts[index])
+                opened[index] = face
+                return face
+            }
+            func firstIndex(where covers: (FontFace) -> Bool) -> Int? {
+                fonts.indices.first { index in self[index].map(covers) ?? false }
+            }
+        }
+        let faces = Faces(self, fonts)
+        guard faces[0] != nil else { throw RenderError("cannot open the font \(fonts[0].path)") }
         var runs: [(face: Int, text: String)] = []
         for character in text {
             let scalars = character.unicodeScalars
@@ -137,7 +173,7 @@ extension FontCatalog {
                 default: false
                 }
             }
-            if isNeutral, let last = runs.last, scalars.allSatisfy({ faces[last.face].covers($0) }) {
+            if isNeutral, let last = runs.last, let face = faces[last.face], scalars.allSatisfy({ face.covers($0) }) {
                 runs[runs.count - 1].text.append(character)
                 continue
             }
@@ -148,7 +184,7 @@ extension FontCatalog {
                 runs.append((index, String(character)))
             }
         }
-        let shaped = runs.map { faces[$0.face].shape($0.text, size: size) }
+        let shaped = runs.compactMap { faces[$0.face]?.shape($0.text, size: size, kerning: kerning) }
         let firstStrongIsRTL = shaped.first { run in !run.glyphs.isEmpty }?.isRightToLeft ?? false
         return firstStrongIsRTL ? shaped.reversed() : shaped
     }

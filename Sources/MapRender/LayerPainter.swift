@@ -8,6 +8,14 @@ struct LayerPainter {
     let transform: ScreenTransform
     let zoom: Double
     let pixelRatio: Double
+    /// The style's sprite images by name, for `*-pattern`; nil draws patterned layers in colour.
+    var patterns: ((String) -> (sheet: SpriteSheet, entry: SpriteSheet.Entry)?)?
+    /// The style's `light`, which shades `fill-extrusion` roofs.
+    var light = ExtrusionLight()
+
+    init(canvas: RenderCanvas, transform: ScreenTransform, zoom: Double, pixelRatio: Double) {
+        (self.canvas, self.transform, self.zoom, self.pixelRatio) = (canvas, transform, zoom, pixelRatio)
+    }
 
     /// Filters and layout properties are evaluated at the tile's integer zoom, as MapLibre does
     /// when it lays out a tile; paint properties at the camera's fractional zoom.
@@ -17,6 +25,11 @@ struct LayerPainter {
         let context = EvaluationContext(zoom: zoom)
         guard let color = layer.paint["background-color"]?.color(context) else { return }
         let opacity = layer.paint["background-opacity"]?.number(context) ?? 1
+        // A pattern the sprite has replaces the colour; one it lacks draws nothing, as in MapLibre.
+        if let name = layer.paint["background-pattern"]?.imageName(context) {
+            if let pattern = pattern(named: name) { canvas.paint(pattern, patternPlacement(pattern, anchor: nil), opacity: opacity) }
+            return
+        }
         canvas.fill(color.withOpacity(opacity))
     }
 
@@ -25,6 +38,8 @@ struct LayerPainter {
         case .fill: paintFill(layer, groups: groups)
         case .line: paintLine(layer, groups: groups)
         case .circle: paintCircle(layer, groups: groups)
+        case .heatmap: paintHeatmap(layer, groups: groups)
+        case .fillExtrusion: paintFillExtrusion(layer, groups: groups)
         default: break
         }
     }
@@ -32,17 +47,54 @@ struct LayerPainter {
     // MARK: Feature selection
 
     /// The features of a group the layer draws, each with its evaluation context at paint zoom.
-    private func features(_ layer: CompiledLayer, in group: FeatureGroup) -> [(feature: RenderFeature, context: EvaluationContext)] {
+    func features(_ layer: CompiledLayer, in group: FeatureGroup) -> [(feature: RenderFeature, context: EvaluationContext)] {
         let key = group.clip == nil ? "" : (layer.layer.sourceLayer ?? "")
         var result: [(RenderFeature, EvaluationContext)] = []
-        for feature in group.layers[key] ?? [] {
-            var context = EvaluationContext(zoom: layoutZoom, properties: feature.properties, id: feature.id,
-                                            geometryType: feature.geometryType)
-            if let filter = layer.filter, !filter.matches(context) { continue }
-            context.zoom = zoom
-            result.append((feature, context))
+        let all = group.layers[key] ?? []
+        if let filter = layer.filter, let prepared = group.prepared {
+            // A tile's filter results only change with the integer zoom: kept with the tile.
+            let indices = prepared.matching(layer.position, zoom: layoutZoom, features: all) { feature in
+                filter.matches(EvaluationContext(zoom: layoutZoom, properties: feature.properties, id: feature.id,
+                                                 geometryType: feature.geometryType))
+            }
+            result.reserveCapacity(indices.count)
+            for index in indices {
+                let feature = all[index]
+                result.append((feature, EvaluationContext(zoom: zoom, properties: feature.properties, id: feature.id,
+                                                          geometryType: feature.geometryType)))
+            }
+        } else {
+            for feature in all {
+                var context = EvaluationContext(zoom: layoutZoom, properties: feature.properties, id: feature.id,
+                                                geometryType: feature.geometryType)
+                if let filter = layer.filter, !filter.matches(context) { continue }
+                context.zoom = zoom
+                result.append((feature, context))
+            }
+        }
+        // `*-sort-key`: features of a tile are drawn in ascending key order (stable, so equal keys
+        // keep source order), as MapLibre sorts them when it lays out a tile.
+        let sortKey = layer.layer.type.rawValue + "-sort-key"
+        if let key = layer.layout[sortKey], layer.layer.layout[sortKey] != nil {
+            let keys = result.map { key.number($0.1) }
+            result = result.indices.sorted { keys[$0] < keys[$1] || (keys[$0] == keys[$1] && $0 < $1) }.map { result[$0] }
         }
         return result
+    }
+
+    /// The features of a group the layer draws, in drawing order, for paint that does not depend
+    /// on the feature (no evaluation context is made unless a sort key needs one).
+    func selected(_ layer: CompiledLayer, in group: FeatureGroup) -> [RenderFeature] {
+        let sortKey = layer.layer.type.rawValue + "-sort-key"
+        let key = group.clip == nil ? "" : (layer.layer.sourceLayer ?? "")
+        guard layer.layer.layout[sortKey] == nil, let filter = layer.filter, let prepared = group.prepared else {
+            return features(layer, in: group).map(\.feature)
+        }
+        let all = group.layers[key] ?? []
+        return prepared.matching(layer.position, zoom: layoutZoom, features: all) { feature in
+            filter.matches(EvaluationContext(zoom: layoutZoom, properties: feature.properties, id: feature.id,
+                                             geometryType: feature.geometryType))
+        }.map { all[$0] }
     }
 
     /// Runs `body` with the group's tile clip applied (nothing for GeoJSON).
@@ -55,14 +107,14 @@ struct LayerPainter {
     }
 
     /// A `*-translate` offset on the canvas: anchored to the map it turns with the bearing.
-    private func translation(_ layer: CompiledLayer, _ prefix: String, _ context: EvaluationContext) -> ScreenPoint {
+    func translation(_ layer: CompiledLayer, _ prefix: String, _ context: EvaluationContext) -> ScreenPoint {
         let values = layer.paint[prefix + "-translate"]?.numbers(context) ?? []
         guard values.count == 2, values[0] != 0 || values[1] != 0 else { return (0, 0) }
         if layer.paint[prefix + "-translate-anchor"]?.string(context) == "viewport" { return (values[0], values[1]) }
         return transform.rotate(values[0], values[1])
     }
 
-    private func moved(_ points: [ScreenPoint], by offset: ScreenPoint) -> [ScreenPoint] {
+    func moved(_ points: [ScreenPoint], by offset: ScreenPoint) -> [ScreenPoint] {
         offset.x == 0 && offset.y == 0 ? points : points.map { ($0.x + offset.x, $0.y + offset.y) }
     }
 
@@ -70,8 +122,11 @@ struct LayerPainter {
 
     /// Polygons are filled with hard edges, then (with `fill-antialias`, the default) outlined with
     /// a 1-device-pixel antialiased line in `fill-outline-color`, or the fill colour, at the fill's
-    /// opacity. As in MapLibre, all outlines of a layer come after all its fills.
+    /// opacity. As in MapLibre, all outlines of a layer come after all its fills. MapLibre draws
+    /// the outline as separate GL line segments, which have no joins: a bevel join adds nothing
+    /// beyond the segments, where a miter would poke out at acute corners of small buildings.
     private func paintFill(_ layer: CompiledLayer, groups: [FeatureGroup]) {
+        if paintUniformFill(layer, groups: groups) { return }
         let hasOutlineColor = layer.hasPaint("fill-outline-color")
         var outlines: [(group: Int, rings: [[ScreenPoint]], color: RenderColor)] = []
         for (index, group) in groups.enumerated() {
@@ -83,6 +138,19 @@ struct LayerPainter {
                           let fillColor = layer.paint["fill-color"]?.color(context) else { continue }
                     let opacity = layer.paint["fill-opacity"]?.number(context) ?? 1
                     let offset = translation(layer, "fill", context)
+                    if let name = layer.paint["fill-pattern"]?.imageName(context) {
+                        // The pattern replaces the colour, outline included.
+                        guard let pattern = pattern(named: name) else { continue }
+                        let placement = patternPlacement(pattern, anchor: group.clip?.first)
+                        let moved = polygons.map { $0.map { self.moved($0, by: offset) } }
+                        canvas.fill(polygons: moved, pattern: pattern, placement, opacity: opacity)
+                        if layer.paint["fill-antialias"]?.evaluate(context).booleanValue ?? true {
+                            canvas.antialias = true
+                            canvas.stroke(rings: moved.flatMap { $0 }, width: 1 / pixelRatio, pattern: pattern, placement, opacity: opacity)
+                            canvas.antialias = false
+                        }
+                        continue
+                    }
                     let color = fillColor.withOpacity(opacity)
                     for polygon in polygons {
                         let rings = polygon.map { moved($0, by: offset) }
@@ -102,11 +170,65 @@ struct LayerPainter {
             clipped(groups[index]) {
                 for outline in outlines[start..<end] {
                     canvas.stroke(lines: outline.rings, closed: true, width: 1 / pixelRatio, color: outline.color,
-                                  cap: .butt, join: .miter, miterLimit: 2)
+                                  cap: .butt, join: .bevel, miterLimit: 2)
                 }
             }
             start = end
         }
+    }
+
+    /// Whether none of `names` depends on the feature, so the layer can evaluate them once.
+    private func isUniform(_ layer: CompiledLayer, _ names: [String]) -> Bool {
+        names.allSatisfy { layer.paint[$0]?.isFeatureConstant ?? true }
+    }
+
+    /// A fill layer whose paint is the same for every feature (the common case) without a
+    /// pattern: its properties are evaluated once, and when the fill is opaque each tile's
+    /// polygons go into one path (hard edges, so the union is the same pixels as one by one).
+    /// Returns false when the layer needs the general path.
+    private func paintUniformFill(_ layer: CompiledLayer, groups: [FeatureGroup]) -> Bool {
+        guard isUniform(layer, ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-translate",
+                                "fill-translate-anchor", "fill-pattern"]) else { return false }
+        let context = EvaluationContext(zoom: zoom)
+        guard layer.paint["fill-pattern"]?.imageName(context) == nil else { return false }
+        guard let fillColor = layer.paint["fill-color"]?.color(context) else { return true }
+        let opacity = layer.paint["fill-opacity"]?.number(context) ?? 1
+        let offset = translation(layer, "fill", context)
+        let color = fillColor.withOpacity(opacity)
+        let antialias = layer.paint["fill-antialias"]?.evaluate(context).booleanValue ?? true
+        let outline = (layer.hasPaint("fill-outline-color") ? (layer.paint["fill-outline-color"]?.color(context) ?? fillColor) : fillColor)
+            .withOpacity(opacity)
+        var outlines: [(group: Int, rings: [[ScreenPoint]])] = []
+        for (index, group) in groups.enumerated() {
+            clipped(group) {
+                canvas.antialias = false
+                defer { canvas.antialias = true }
+                var batch: [[[ScreenPoint]]] = []
+                for feature in selected(layer, in: group) {
+                    guard case .polygons(let polygons) = feature.shape else { continue }
+                    for polygon in polygons {
+                        let rings = polygon.map { moved($0, by: offset) }
+                        if color.alpha >= 1 { batch.append(rings) } else { canvas.fill(rings: rings, color: color) }
+                        if antialias { outlines.append((index, rings)) }
+                    }
+                }
+                if !batch.isEmpty { canvas.fill(polygons: batch, color: color) }
+            }
+        }
+        var start = 0
+        while start < outlines.count {
+            let index = outlines[start].group
+            var end = start
+            while end < outlines.count, outlines[end].group == index { end += 1 }
+            clipped(groups[index]) {
+                for item in outlines[start..<end] {
+                    canvas.stroke(lines: item.rings, closed: true, width: 1 / pixelRatio, color: outline,
+                                  cap: .butt, join: .bevel, miterLimit: 2)
+                }
+            }
+            start = end
+        }
+        return true
     }
 
     // MARK: Line
@@ -128,6 +250,7 @@ struct LayerPainter {
         default: .miter
         }
         let miterLimit = layer.layout["line-miter-limit"]?.number(layoutContext) ?? 2
+        if paintUniformLine(layer, groups: groups, cap: cap, join: join, miterLimit: miterLimit) { return }
         for group in groups {
             clipped(group) {
                 for (feature, context) in features(layer, in: group) {
@@ -141,26 +264,72 @@ struct LayerPainter {
                     let width = layer.paint["line-width"]?.number(context) ?? 1
                     let gap = layer.paint["line-gap-width"]?.number(context) ?? 0
                     let offset = layer.paint["line-offset"]?.number(context) ?? 0
-                    let color = baseColor.withOpacity(layer.paint["line-opacity"]?.number(context) ?? 1)
+                    let lineOpacity = layer.paint["line-opacity"]?.number(context) ?? 1
+                    let color = baseColor.withOpacity(lineOpacity)
                     let move = translation(layer, "line", context)
-                    var dashes = (layer.paint["line-dasharray"]?.numbers(context) ?? []).map { $0 * width }
-                    if cap == .round, dashes.count >= 2, dashes.count % 2 == 0 {
-                        // Fitted to MapLibre's image (pixelratio case, [2, 1] with round caps): its
-                        // pattern repeats every 4 widths and the rounded dashes just touch, which
-                        // is each dash one width longer with Cairo's round caps added outside it.
-                        for i in stride(from: 0, to: dashes.count, by: 2) { dashes[i] += width }
-                    }
+                    // MapLibre evaluates the dash array (and the width it is measured in) at the
+                    // integer zoom.
+                    var floorContext = context
+                    floorContext.zoom = layoutZoom
+                    let dashPattern = DashPattern(layer.paint["line-dasharray"]?.numbers(floorContext) ?? [])
                     let offsets = gap > 0 ? [offset - (gap + width) / 2, offset + (gap + width) / 2] : [offset]
                     let blur = layer.paint["line-blur"]?.number(context) ?? 0
+                    let style = StrokeStyle(width: width, cap: cap, join: join, miterLimit: miterLimit, dashes: [])
+                    // `line-gradient` needs the source's `lineMetrics` (the progress along each line).
+                    let gradient = group.lineMetrics && layer.hasPaint("line-gradient") ? layer.paint["line-gradient"] : nil
+                    if let dashPattern, layer.paint["line-pattern"]?.imageName(context) == nil, gradient == nil {
+                        // The pattern's unit is the width at the integer zoom, stretched with the map
+                        // between integer zooms (see DashedLine).
+                        let floorWidth = layer.paint["line-width"]?.number(floorContext) ?? width
+                        let unit = floorWidth * exp2(zoom - layoutZoom)
+                        for (parts, closed) in [(open, false), (rings, true)] where !parts.isEmpty {
+                            for piece in dashPieces(parts, closed: closed, tiled: group.clip == nil, maxZoom: group.maxZoom) {
+                                clippedTo(piece.clip) {
+                                    for line in piece.lines {
+                                        for distance in offsets {
+                                            let geometry = moved(LineOffset.offset(line, by: distance, closed: piece.closed), by: move)
+                                            let dashes = DashedLine.dashes(of: geometry, reference: line, closed: piece.closed,
+                                                                           pattern: dashPattern, unit: unit)
+                                            drawDashes(dashes, style: style, color: color, blur: blur, unit: unit)
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        continue
+                    }
+                    if let name = layer.paint["line-pattern"]?.imageName(context) {
+                        // The pattern replaces colour and dashes; an image the sprite lacks draws nothing.
+                        guard let image = pattern(named: name) else { continue }
+                        for (parts, closed) in [(open, false), (rings, true)] {
+                            for part in parts {
+                                for distance in offsets {
+                                    strokePattern(moved(LineOffset.offset(part, by: distance, closed: closed), by: move), closed: closed,
+                                                  width: width, pattern: image, opacity: lineOpacity)
+                                }
+                            }
+                        }
+                        continue
+                    }
+                    if gradient != nil {
+                        for (parts, closed) in [(open, false), (rings, true)] {
+                            for part in parts {
+                                for distance in offsets {
+                                    strokeGradient(moved(LineOffset.offset(part, by: distance, closed: closed), by: move), closed: closed,
+                                                   style: style, gradient: gradient!, context: context, opacity: lineOpacity)
+                                }
+                            }
+                        }
+                        continue
+                    }
                     for (parts, closed) in [(open, false), (rings, true)] where !parts.isEmpty {
                         for distance in offsets {
                             let lines = parts.map { moved(LineOffset.offset($0, by: distance, closed: closed), by: move) }
-                            let style = StrokeStyle(width: width, cap: cap, join: join, miterLimit: miterLimit, dashes: dashes)
                             if blur > 0 {
                                 strokeBlurred(lines, closed: closed, style: style, color: color, blur: blur)
                             } else {
                                 canvas.stroke(lines: lines, closed: closed, width: width, color: color, cap: cap, join: join,
-                                              miterLimit: miterLimit, dashes: dashes)
+                                              miterLimit: miterLimit)
                             }
                         }
                     }
@@ -169,7 +338,141 @@ struct LayerPainter {
         }
     }
 
-    private struct StrokeStyle {
+    /// A solid line layer whose paint is the same for every feature (no dashes, pattern, gradient
+    /// or blur): its properties are evaluated once, and when the colour is opaque each tile's
+    /// lines go into one stroke (their union, the same pixels as stroking them one by one). A
+    /// translucent colour keeps one stroke per part, so overlaps blend twice as in MapLibre.
+    /// Returns false when the layer needs the general path.
+    private func paintUniformLine(_ layer: CompiledLayer, groups: [FeatureGroup], cap: RenderCanvas.LineCap,
+                                  join: RenderCanvas.LineJoin, miterLimit: Double) -> Bool {
+        guard !layer.hasPaint("line-gradient"),
+              isUniform(layer, ["line-color", "line-width", "line-opacity", "line-dasharray", "line-gap-width", "line-offset",
+                                "line-blur", "line-translate", "line-translate-anchor", "line-pattern"]) else { return false }
+        let context = EvaluationContext(zoom: zoom)
+        let floorContext = EvaluationContext(zoom: layoutZoom)
+        guard DashPattern(layer.paint["line-dasharray"]?.numbers(floorContext) ?? []) == nil,
+              layer.paint["line-pattern"]?.imageName(context) == nil,
+              (layer.paint["line-blur"]?.number(context) ?? 0) <= 0 else { return false }
+        guard let baseColor = layer.paint["line-color"]?.color(context) else { return true }
+        let width = layer.paint["line-width"]?.number(context) ?? 1
+        let gap = layer.paint["line-gap-width"]?.number(context) ?? 0
+        let offset = layer.paint["line-offset"]?.number(context) ?? 0
+        let color = baseColor.withOpacity(layer.paint["line-opacity"]?.number(context) ?? 1)
+        let move = translation(layer, "line", context)
+        let offsets = gap > 0 ? [offset - (gap + width) / 2, offset + (gap + width) / 2] : [offset]
+        guard width > 0, width.isFinite, color.alpha > 0 else { return true }
+        for group in groups {
+            clipped(group) {
+                var batchOpen: [[ScreenPoint]] = [], batchClosed: [[ScreenPoint]] = []
+                for feature in selected(layer, in: group) {
+                    var open: [[ScreenPoint]] = [], rings: [[ScreenPoint]] = []
+                    switch feature.shape {
+                    case .lines(let lines): open = lines
+                    case .polygons(let polygons): rings = polygons.flatMap { $0 }
+                    case .points: continue
+                    }
+                    for (parts, closed) in [(open, false), (rings, true)] where !parts.isEmpty {
+                        for distance in offsets {
+                            let lines = parts.map { moved(LineOffset.offset($0, by: distance, closed: closed), by: move) }
+                            if color.alpha >= 1 {
+                                if closed { batchClosed += lines } else { batchOpen += lines }
+                            } else {
+                                canvas.stroke(lines: lines, closed: closed, width: width, color: color, cap: cap, join: join,
+                                              miterLimit: miterLimit)
+                            }
+                        }
+                    }
+                }
+                if !batchOpen.isEmpty || !batchClosed.isEmpty {
+                    canvas.strokeUnion(open: batchOpen, closed: batchClosed, width: width, color: color, cap: cap, join: join,
+                                       miterLimit: miterLimit)
+                }
+            }
+        }
+        return true
+    }
+
+    /// The lines a dash pattern is laid along. Vector tiles were cut by their producer, so each
+    /// line of the tile starts its pattern afresh. GeoJSON is cut here the way MapLibre tiles it
+    /// (``GeoJSONLineTiling``), each tile's pieces drawn inside the tile's square.
+    private func dashPieces(_ parts: [[ScreenPoint]], closed: Bool, tiled: Bool, maxZoom: Int)
+        -> [(clip: [ScreenPoint]?, lines: [[ScreenPoint]], closed: Bool)] {
+        guard tiled else { return [(nil, parts, closed)] }
+        let z = Int(min(max(layoutZoom, 0), Double(maxZoom)))
+        let corners = [(0.0, 0.0), (transform.halfWidth * 2, 0), (0, transform.halfHeight * 2),
+                       (transform.halfWidth * 2, transform.halfHeight * 2)].map { transform.world(screenX: $0.0, screenY: $0.1) }
+        let bounds = (minX: corners.map(\.x).min()!, minY: corners.map(\.y).min()!, maxX: corners.map(\.x).max()!, maxY: corners.map(\.y).max()!)
+        let n = Double(1 << z)
+        var byTile: [Int: (clip: [ScreenPoint], lines: [[ScreenPoint]])] = [:]
+        var order: [Int] = []
+        for part in parts {
+            let world = part.map { transform.world(screenX: $0.x, screenY: $0.y) }
+            for tile in GeoJSONLineTiling.tiles(of: world, closed: closed, z: z, maxZoom: maxZoom, bounds: bounds) {
+                let key = tile.y * (1 << 20) + tile.x
+                let lines = tile.pieces.map { $0.map { transform.screen(worldX: $0.x, worldY: $0.y) } }
+                if byTile[key] == nil {
+                    order.append(key)
+                    let clip = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)].map {
+                        transform.screen(worldX: (Double(tile.x) + $0.0) / n, worldY: (Double(tile.y) + $0.1) / n)
+                    }
+                    byTile[key] = (clip, lines)
+                } else {
+                    byTile[key]!.lines += lines
+                }
+            }
+        }
+        return order.map { (byTile[$0]!.clip, byTile[$0]!.lines, false) }
+    }
+
+    private func clippedTo(_ clip: [ScreenPoint]?, _ body: () -> Void) {
+        guard let clip else { return body() }
+        canvas.save()
+        canvas.clip(to: clip)
+        body()
+        canvas.restore()
+    }
+
+    /// One line's dashes: cut square inside the line, rounded (an ellipse half a pattern unit
+    /// long) with `line-cap: round`, and the line's own ends take its cap. A translucent line's
+    /// dashes and round ends are composed first so that they blend once.
+    private func drawDashes(_ dashes: [Dash], style: StrokeStyle, color: RenderColor, blur: Double, unit: Double) {
+        guard !dashes.isEmpty else { return }
+        let half = style.width / 2
+        var lines: [[ScreenPoint]] = []
+        var ends: [(center: (x: Double, y: Double), axis: (x: Double, y: Double), along: Double, across: Double)] = []
+        for dash in dashes {
+            var points = dash.points
+            if style.cap == .square {
+                if dash.startsLine { points[0] = (points[0].x - dash.startDirection.x * half, points[0].y - dash.startDirection.y * half) }
+                if dash.endsLine {
+                    let last = points.count - 1
+                    points[last] = (points[last].x + dash.endDirection.x * half, points[last].y + dash.endDirection.y * half)
+                }
+            } else if style.cap == .round {
+                ends.append((points[0], dash.startDirection, dash.startsLine ? half : unit / 2, half))
+                ends.append((points[points.count - 1], dash.endDirection, dash.endsLine ? half : unit / 2, half))
+            }
+            lines.append(points)
+        }
+        var butt = style
+        butt.cap = .butt
+        if blur > 0 {
+            strokeBlurred(lines, closed: false, style: butt, color: color, blur: blur)
+            return
+        }
+        let composed = color.alpha < 1 && !ends.isEmpty
+        var opaque = color
+        if composed {
+            canvas.beginGroup()
+            opaque.alpha = 1
+        }
+        canvas.stroke(lines: lines, closed: false, width: style.width, color: opaque, cap: .butt, join: style.join,
+                      miterLimit: style.miterLimit)
+        if !ends.isEmpty { canvas.fillEllipses(ends, color: opaque) }
+        if composed { canvas.endGroup(opacity: color.alpha) }
+    }
+
+    struct StrokeStyle {
         var width: Double, cap: RenderCanvas.LineCap, join: RenderCanvas.LineJoin, miterLimit: Double, dashes: [Double]
     }
 
@@ -206,9 +509,11 @@ struct LayerPainter {
         let opacity = layer.paint["raster-opacity"]?.number(context) ?? 1
         let smooth = layer.paint["raster-resampling"]?.string(context) != "nearest"
         let angle = atan2(-transform.sinBearing, transform.cosBearing)
+        let adjustment = RasterAdjustment(layer, zoom: zoom)
         for tile in tiles {
             let corner = transform.screen(worldX: tile.origin.x, worldY: tile.origin.y)
-            canvas.draw(tile.image, x: corner.x, y: corner.y, size: tile.size * transform.worldSize, angle: angle,
+            let image = adjustment.isIdentity ? tile.image : (adjustment.apply(to: tile.image) ?? tile.image)
+            canvas.draw(image, x: corner.x, y: corner.y, size: tile.size * transform.worldSize, angle: angle,
                         opacity: opacity, smooth: smooth)
         }
     }
@@ -232,6 +537,14 @@ struct LayerPainter {
                 // MapLibre's circle shader fades the edge over the last device pixel inside the
                 // radius, where Cairo's coverage is centred on it: half a pixel less matches.
                 let inset = 0.5 / pixelRatio
+                let blur = layer.paint["circle-blur"]?.number(context) ?? 0
+                if blur > 0 {
+                    for point in points {
+                        blurredCircle(x: point.x + move.x, y: point.y + move.y, radius: radius, strokeWidth: max(strokeWidth, 0),
+                                      fill: fill, stroke: stroke, blur: blur)
+                    }
+                    continue
+                }
                 for point in points {
                     let x = point.x + move.x, y = point.y + move.y
                     if let fill { canvas.fillCircle(x: x, y: y, radius: radius - inset, color: fill) }
@@ -241,6 +554,39 @@ struct LayerPainter {
                 }
             }
         }
+    }
+}
+
+extension LayerPainter {
+    /// `circle-blur` as MapLibre's circle shader draws it, in fractions of the whole radius
+    /// (circle plus stroke) R: opacity fades from full at `(1 − blur)·R` to nothing at R, and the
+    /// fill turns into the stroke colour over the same width inside the stroke's inner edge.
+    func blurredCircle(x: Double, y: Double, radius: Double, strokeWidth: Double, fill: RenderColor?, stroke: RenderColor?, blur: Double) {
+        let outer = radius + strokeWidth
+        guard outer > 0, outer.isFinite else { return }
+        let width = max(blur, 1 / pixelRatio / outer)
+        let fillColor = fill ?? RenderColor(red: 0, green: 0, blue: 0, alpha: 0)
+        let strokeColor = strokeWidth >= 0.01 ? (stroke ?? RenderColor(red: 0, green: 0, blue: 0, alpha: 0)) : fillColor
+        func smoothstep(_ e0: Double, _ e1: Double, _ v: Double) -> Double {
+            let t = min(max((v - e0) / (e1 - e0), 0), 1)
+            return t * t * (3 - 2 * t)
+        }
+        var stops: [(offset: Double, color: RenderColor)] = []
+        let count = 48
+        for i in 0...count {
+            let l = Double(i) / Double(count)
+            let visible = smoothstep(0, -width, l - 1)
+            let toStroke = strokeWidth < 0.01 ? 0 : smoothstep(-width, 0, l - radius / outer)
+            // Mix premultiplied, as the shader does, then hand Cairo straight colour.
+            let a = (fillColor.alpha + (strokeColor.alpha - fillColor.alpha) * toStroke)
+            func channel(_ f: Double, _ s: Double) -> Double {
+                let premultiplied = f * fillColor.alpha + (s * strokeColor.alpha - f * fillColor.alpha) * toStroke
+                return a > 0 ? premultiplied / a : 0
+            }
+            stops.append((l, RenderColor(red: channel(fillColor.red, strokeColor.red), green: channel(fillColor.green, strokeColor.green),
+                                         blue: channel(fillColor.blue, strokeColor.blue), alpha: a * visible)))
+        }
+        canvas.fillRadialGradient(x: x, y: y, radius: outer, stops: stops)
     }
 }
 

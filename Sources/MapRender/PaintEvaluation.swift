@@ -29,6 +29,24 @@ struct CompiledProperty: Sendable {
 
     func string(_ context: EvaluationContext) -> String? { evaluate(context).stringValue }
 
+    /// A colour or an array of them (`hillshade-shadow-color` takes one per light).
+    func colors(_ context: EvaluationContext) -> [RenderColor] {
+        switch evaluate(context) {
+        case .color(let c): return [RenderColor(red: c.r, green: c.g, blue: c.b, alpha: c.a)]
+        case .colorArray(let list): return list.map { RenderColor(red: $0.r, green: $0.g, blue: $0.b, alpha: $0.a) }
+        default: return []
+        }
+    }
+
+    /// An image name (`*-pattern`): a plain string or what `image` resolved; nil or empty is none.
+    func imageName(_ context: EvaluationContext) -> String? {
+        switch evaluate(context) {
+        case .string(let name) where !name.isEmpty: name
+        case .image(let image) where !image.name.isEmpty: image.name
+        default: nil
+        }
+    }
+
     func numbers(_ context: EvaluationContext) -> [Double] {
         switch evaluate(context) {
         case .numberArray(let values): return values
@@ -59,14 +77,18 @@ struct PropertyCompiler {
             throw RenderError("layer \(layer.id): \(name) is not a property of \(section)")
         }
         var defaultValue = ExpressionValue.null
+        var defaultExpression: MapStyle.Expression?
         if var json = spec.defaultValue {
-            if case .array = json { json = .array([.string("literal"), json]) }
-            if let parsed = try? MapStyle.Expression.parse(json, propertySpec: ExpressionPropertySpec(spec)),
-               let value = try? parsed.evaluate(EvaluationContext()) {
-                defaultValue = value
+            // An array default is a literal (a dash array, a translation) unless it is itself an
+            // expression: `heatmap-color`'s default ramp reads `heatmap-density`.
+            let isExpression = json.arrayValue?.first?.stringValue != nil
+            if case .array = json, !isExpression { json = .array([.string("literal"), json]) }
+            if let parsed = try? MapStyle.Expression.parse(json, propertySpec: ExpressionPropertySpec(spec)) {
+                if isExpression { defaultExpression = parsed }
+                if let value = try? parsed.evaluate(EvaluationContext()) { defaultValue = value }
             }
         }
-        guard let written else { return CompiledProperty(expression: nil, defaultValue: defaultValue) }
+        guard let written else { return CompiledProperty(expression: defaultExpression, defaultValue: defaultValue) }
         // Style leaves a property uncompiled only when it is not a valid value for it.
         guard let expression = written.expression else {
             throw RenderError("layer \(layer.id): \(name): this \(written.value.typeName) is not a valid value (Style.validate says why)")

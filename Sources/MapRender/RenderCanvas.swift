@@ -43,10 +43,12 @@ public final class RenderCanvas {
         guard width.isFinite, height.isFinite, scale.isFinite, width > 0, height > 0, scale > 0 else {
             throw RenderError("image size \(width) × \(height) at scale \(scale) is not a positive finite size")
         }
-        let pixelWidth = Int((width * scale).rounded(.up)), pixelHeight = Int((height * scale).rounded(.up))
-        guard pixelWidth <= Self.maximumPixelSide, pixelHeight <= Self.maximumPixelSide else {
-            throw RenderError("image of \(pixelWidth) × \(pixelHeight) pixels is larger than \(Self.maximumPixelSide) pixels a side")
+        // Compared as doubles first: a side of 1e300 would trap in the conversion to Int.
+        let limit = Double(Self.maximumPixelSide)
+        guard (width * scale).rounded(.up) <= limit, (height * scale).rounded(.up) <= limit else {
+            throw RenderError("image of \(width * scale) × \(height * scale) pixels is larger than \(Self.maximumPixelSide) pixels a side")
         }
+        let pixelWidth = Int((width * scale).rounded(.up)), pixelHeight = Int((height * scale).rounded(.up))
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight)),
               cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
             throw RenderError("cannot allocate a \(pixelWidth) × \(pixelHeight) image")
@@ -209,6 +211,44 @@ public final class RenderCanvas {
         cairo_fill(cairo)
     }
 
+    /// Fills ellipses, each centred at `center` with semi-axis `along` in the unit direction
+    /// `axis` and `across` perpendicular to it, as one shape: where they overlap the colour is
+    /// laid once (the rounded ends of a line's dashes).
+    func fillEllipses(_ ellipses: [(center: (x: Double, y: Double), axis: (x: Double, y: Double), along: Double, across: Double)],
+                      color: RenderColor) {
+        cairo_new_path(cairo)
+        for e in ellipses where e.along > 0 && e.across > 0 && e.along.isFinite && e.across.isFinite {
+            var matrix = cairo_matrix_t()
+            cairo_get_matrix(cairo, &matrix)
+            cairo_translate(cairo, e.center.x, e.center.y)
+            cairo_rotate(cairo, atan2(e.axis.y, e.axis.x))
+            cairo_scale(cairo, e.along, e.across)
+            cairo_new_sub_path(cairo)
+            cairo_arc(cairo, 0, 0, 1, 0, 2 * Double.pi)
+            cairo_close_path(cairo)
+            cairo_set_matrix(cairo, &matrix)
+        }
+        cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_WINDING)
+        setSource(color)
+        cairo_fill(cairo)
+        cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_EVEN_ODD)
+    }
+
+    /// Fills a disc with colours that change with the distance from its centre (`stops` at
+    /// fractions of the radius, straight colours).
+    func fillRadialGradient(x: Double, y: Double, radius: Double, stops: [(offset: Double, color: RenderColor)]) {
+        guard radius > 0, radius.isFinite, let pattern = cairo_pattern_create_radial(x, y, 0, x, y, radius) else { return }
+        for stop in stops {
+            cairo_pattern_add_color_stop_rgba(pattern, min(max(stop.offset, 0), 1), stop.color.red, stop.color.green,
+                                              stop.color.blue, stop.color.alpha)
+        }
+        cairo_new_path(cairo)
+        cairo_arc(cairo, x, y, radius, 0, 2 * Double.pi)
+        cairo_set_source(cairo, pattern)
+        cairo_fill(cairo)
+        cairo_pattern_destroy(pattern)
+    }
+
     /// Fills the ring between two radii (a circle's stroke, drawn outside its radius).
     public func fillAnnulus(x: Double, y: Double, inner: Double, outer: Double, color: RenderColor) {
         guard outer > inner, inner >= 0, outer.isFinite else { return }
@@ -246,6 +286,66 @@ public final class RenderCanvas {
         cairo_set_dash(cairo, nil, 0, 0)
     }
 
+    /// Fills many polygons (each its exterior ring, then its holes) as one path with one Cairo
+    /// call, for an opaque colour where drawing them one by one would give the same pixels. Each
+    /// polygon's exterior is wound one way and its holes the other, so the non-zero rule fills
+    /// every polygon's inside whether or not they overlap (even–odd would cancel overlaps).
+    func fill(polygons: [[[(x: Double, y: Double)]]], color: RenderColor) {
+        cairo_new_path(cairo)
+        var any = false
+        for polygon in polygons {
+            for (index, ring) in polygon.enumerated() where ring.count >= 3 {
+                var area = 0.0
+                var previous = ring[ring.count - 1]
+                for p in ring {
+                    area += (previous.x - p.x) * (previous.y + p.y)
+                    previous = p
+                }
+                // Exteriors positive, holes negative; a ring without area adds nothing either way.
+                let forward = index == 0 ? area >= 0 : area < 0
+                if forward {
+                    cairo_move_to(cairo, ring[0].x, ring[0].y)
+                    for i in 1..<ring.count { cairo_line_to(cairo, ring[i].x, ring[i].y) }
+                } else {
+                    cairo_move_to(cairo, ring[ring.count - 1].x, ring[ring.count - 1].y)
+                    for i in stride(from: ring.count - 2, through: 0, by: -1) { cairo_line_to(cairo, ring[i].x, ring[i].y) }
+                }
+                cairo_close_path(cairo)
+                any = true
+            }
+        }
+        guard any else { return }
+        cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_WINDING)
+        setSource(color)
+        cairo_fill(cairo)
+        cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_EVEN_ODD)
+    }
+
+    /// Strokes open lines and closed rings as one path with one Cairo call: the parts' union is
+    /// drawn once, which for an opaque colour matches stroking them one by one.
+    func strokeUnion(open: [[(x: Double, y: Double)]], closed: [[(x: Double, y: Double)]], width: Double, color: RenderColor,
+                     cap: LineCap, join: LineJoin, miterLimit: Double) {
+        guard width > 0, width.isFinite else { return }
+        cairo_set_line_width(cairo, width)
+        cairo_set_line_cap(cairo, cap == .round ? CAIRO_LINE_CAP_ROUND : cap == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT)
+        cairo_set_line_join(cairo, join == .round ? CAIRO_LINE_JOIN_ROUND : join == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER)
+        cairo_set_miter_limit(cairo, max(1, miterLimit))
+        cairo_set_dash(cairo, nil, 0, 0)
+        cairo_new_path(cairo)
+        var any = false
+        for (lines, isClosed) in [(open, false), (closed, true)] {
+            for points in lines where points.count >= 2 {
+                cairo_move_to(cairo, points[0].x, points[0].y)
+                for i in 1..<points.count { cairo_line_to(cairo, points[i].x, points[i].y) }
+                if isClosed { cairo_close_path(cairo) }
+                any = true
+            }
+        }
+        guard any else { return }
+        setSource(color)
+        cairo_stroke(cairo)
+    }
+
     private func strokeEach(_ lines: [[(x: Double, y: Double)]], closed: Bool) {
         for points in lines where points.count >= 2 {
             cairo_new_path(cairo)
@@ -279,7 +379,7 @@ public final class RenderCanvas {
         return (width, height, rgba)
     }
 
-    private static func unpremultipliedRGBA(surface: OpaquePointer, width: Int, height: Int) -> [UInt8] {
+    static func unpremultipliedRGBA(surface: OpaquePointer, width: Int, height: Int) -> [UInt8] {
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let data = cairo_image_surface_get_data(surface) else { return [] }
         var out = [UInt8](repeating: 0, count: width * height * 4)
@@ -334,6 +434,37 @@ public final class RenderImage {
         self.surface = surface
         width = Int(cairo_image_surface_get_width(surface))
         height = Int(cairo_image_surface_get_height(surface))
+    }
+
+    /// An image from straight (un-premultiplied) RGBA bytes, row by row: what the renderer
+    /// computes itself (hillshading, heatmaps, adjusted raster tiles). Nil when the sizes and the
+    /// byte count disagree or Cairo cannot allocate it.
+    init?(width: Int, height: Int, rgba: [UInt8]) {
+        guard width > 0, height > 0, rgba.count == width * height * 4,
+              let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
+              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = cairo_image_surface_get_data(surface)!
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                let a = UInt32(rgba[i + 3])
+                func pre(_ c: UInt8) -> UInt32 { (UInt32(c) * a + 127) / 255 }
+                let word = a << 24 | pre(rgba[i]) << 16 | pre(rgba[i + 1]) << 8 | pre(rgba[i + 2])
+                UnsafeMutableRawPointer(data + y * stride + x * 4).storeBytes(of: word, as: UInt32.self)
+            }
+        }
+        cairo_surface_mark_dirty(surface)
+        self.surface = surface
+        self.width = width
+        self.height = height
+    }
+
+    /// The pixels as straight RGBA bytes, row by row.
+    func rgbaPixels() -> [UInt8] {
+        cairo_surface_flush(surface)
+        return RenderCanvas.unpremultipliedRGBA(surface: surface, width: width, height: height)
     }
 
     deinit { cairo_surface_destroy(surface) }

@@ -41,30 +41,88 @@ public struct StyleResourceLoader: Sendable {
 
 /// Draws a MapLibre style (v8) for a camera with Cairo.
 ///
-/// Supported layer types: `background`, `fill`, `line` and `circle`, from vector tile and GeoJSON
-/// sources, with filters, zoom ranges, visibility and data-driven paint; `raster` from PNG tiles
-/// (opacity and resampling only). Not drawn yet (skipped without error): `symbol` (text placement
-/// and collision are a project of their own), `hillshade`, `color-relief`, `fill-extrusion` and `heatmap`. Not supported within the drawn
-/// types: `circle-blur`, patterns, `*-sort-key` and pitch.
+/// Supported layer types: `background`, `fill`, `line`, `circle`, `heatmap` and `fill-extrusion`
+/// (its roofs, as seen at pitch 0) from vector tile and GeoJSON sources, with filters, zoom
+/// ranges, visibility, data-driven paint, sort keys and sprite patterns; `raster` from PNG tiles
+/// with MapLibre's colour adjustments; `hillshade` and `color-relief` from `raster-dem` PNG tiles
+/// (Mapbox, Terrarium or custom encoding); `symbol` text and sprite icons, placed with collisions as
+/// MapLibre does (see ``SymbolPlacer``; text drawn with the installed fonts, see ``FontCatalog``).
+/// Not supported: pitch (so `circle-pitch-scale`/`-alignment` change nothing), `fill-extrusion-pattern`,
+/// hillshade methods other than "standard" (the first light is used), `raster-fade-duration`
+/// (nothing fades in a still image).
 ///
 /// Every property and filter is compiled once, in `init`, so a style mistake is reported before
 /// anything is drawn and each frame only evaluates small typed expression trees.
 ///
 /// Geometry follows MapLibre's still-mode images: vector tiles are 512 points, chosen at the
 /// floored zoom (overzoomed above the source's maxzoom) and clipped to their squares; GeoJSON is
-/// drawn whole, without MapLibre's internal tiling and simplification, and is not repeated
+/// drawn whole, without MapLibre's internal tiling and simplification (except dashed lines, whose
+/// pattern restarts per tile as in MapLibre, see `GeoJSONLineTiling`), and is not repeated
 /// across the antimeridian. Not thread-safe: it caches decoded tiles between renders.
+///
+/// Bad input is refused or worked around, never drawn as a silently blank or wrong image:
+/// - Errors (``RenderError``): a style whose filters or drawn properties do not compile, a GeoJSON
+///   source whose data cannot be read; a camera with a centre that is not a coordinate, a zoom
+///   outside ``minimumZoom``…``maximumZoom``, a non-finite bearing, a pixel ratio outside
+///   (0, ``maximumPixelRatio``], or an image size that is not positive or exceeds
+///   ``RenderCanvas/maximumPixelSide`` pixels a side. (Invalid JSON, unknown layer types and
+///   properties are refused earlier, by `Style`.)
+/// - Fallbacks, each named in ``warnings`` after the render: a tile the loader has but that cannot
+///   be decoded (corrupt or truncated protobuf, garbage, a gzip stream inflating beyond
+///   ``maximumInflatedTileSize``, a
+///   PNG that does not decode or claims more than ``maximumRasterTileSide`` pixels a side) is left
+///   out and the rest drawn; a view where none of a source's tiles exist draws that source's
+///   layers empty; a layer whose source the style lacks is skipped; a sprite that cannot be loaded,
+///   or an `icon-image` it lacks, leaves the icon out (its text is still placed).
+/// - Silent, as in MapLibre: a missing tile among existing ones (the sea, outside the extract),
+///   latitudes beyond Web Mercator's ±85.05° (clamped), bearings beyond ±180° (turned round).
 public final class StyleRenderer {
     public let style: Style
     private let loader: StyleResourceLoader
     private let layers: [CompiledLayer]
     private var geoJSON: [String: GeoJSONFeatures] = [:]
     private var tileCache: [TileKey: VectorTile?] = [:]
+    /// The vector tiles of `tileCache` that decoded, converted for drawing.
+    private var preparedTiles: [TileKey: PreparedTile] = [:]
     private var imageCache: [TileKey: RenderImage?] = [:]
+    /// Why a cached tile (vector or raster) is nil though the loader had bytes for it.
+    private var tileFailures: [TileKey: String] = [:]
+    /// What happened to the tiles of each source during the current render.
+    private var tileProblems: [String: TileTally] = [:]
+    /// What the last ``render(center:zoom:bearing:width:height:pixelRatio:)`` could not draw as the
+    /// style asks: tiles that could not be decoded or were refused (too large once inflated), a
+    /// view where none of a source's tiles exist, layers whose source the style lacks. Empty when
+    /// everything was drawn.
+    public private(set) var warnings: [String] = []
     /// The source layers drawn layers read, by source.
     private let neededSourceLayers: [String: Set<String>]
+    /// How far beyond the image, in points, labels may still be placed (and drawn, cut by the
+    /// image's edge). 0, the default, places only labels wholly inside the image; a tile renderer
+    /// that draws tiles with a margin can keep labels crossing tile edges consistent.
+    public var labelMargin: Double = 0
+    /// The fonts labels are drawn with: the installed fonts, opened by this renderer only.
+    /// Made on the first render with labels, so styles without text never scan the fonts.
+    private lazy var fonts = FontCatalog(entries: FontCatalog.installed.entries)
+    /// The style's sprites, loaded on first use, for 1× and for 2× screens.
+    private var sprites: [Bool: StyleSprites] = [:]
+    /// The symbols the last render placed, by layer id (for tests).
+    private(set) var placedSymbols: [String: [PlacedSymbol]] = [:]
+    /// Labels shaped by earlier renders, kept for the next ones (a map redrawn as it pans shows
+    /// mostly the same labels); emptied when it grows large.
+    private var labelShapes: [TextShapeKey: ShapedLabel?] = [:]
 
     private struct TileKey: Hashable { let source: String; let tile: TileID }
+
+    /// The tiles of one source a render asked for, and which of them it could not use.
+    private struct TileTally {
+        var requested = 0, loaded = 0
+        var failures: [(tile: TileID, reason: String)] = []
+        mutating func note(_ tile: TileID, loaded isLoaded: Bool, failure: String?) {
+            requested += 1
+            if isLoaded { loaded += 1 }
+            if let failure { failures.append((tile, failure)) }
+        }
+    }
 
     /// Compiles the style. Throws when a filter or a property of a drawn layer type is not a valid
     /// expression for that property, or a GeoJSON source's data cannot be read.
@@ -72,7 +130,11 @@ public final class StyleRenderer {
         self.style = style
         self.loader = loader
         var compiled: [CompiledLayer] = []
-        for layer in style.layers { compiled.append(try CompiledLayer(layer)) }
+        for layer in style.layers {
+            var layer = try CompiledLayer(layer)
+            layer.position = compiled.count
+            compiled.append(layer)
+        }
         layers = compiled
         var needed: [String: Set<String>] = [:]
         for layer in compiled where CompiledLayer.paintNames[layer.layer.type] != nil {
@@ -91,6 +153,8 @@ public final class StyleRenderer {
             } else {
                 geoJSON[id] = GeoJSONFeatures(data)
             }
+            geoJSON[id]?.lineMetrics = source.properties["lineMetrics"]?.boolValue ?? false
+            geoJSON[id]?.maxZoom = Int(min(max(source.maxzoom, 0), 24))
         }
     }
 
@@ -98,24 +162,78 @@ public final class StyleRenderer {
     /// device pixels per point. Lengths in the style are points, so they scale with the ratio.
     public func render(center: CLLocationCoordinate2D, zoom: Double, bearing: Double = 0,
                        width: Double, height: Double, pixelRatio: Double = 1) throws(RenderError) -> RenderCanvas {
+        warnings = []
+        let center = try Self.validatedCamera(center: center, zoom: zoom, bearing: bearing, width: width, height: height,
+                                              pixelRatio: pixelRatio)
+        defer { warnings += Self.summary(of: tileProblems); tileProblems = [:] }
         let canvas = try RenderCanvas(width: width, height: height, scale: pixelRatio)
         let transform = ScreenTransform(center: center, zoom: zoom, bearing: bearing, width: width, height: height)
         var groups: [String: [FeatureGroup]] = [:]
-        let painter = LayerPainter(canvas: canvas, transform: transform, zoom: zoom, pixelRatio: pixelRatio)
-        for layer in layers where layer.isDrawn(atZoom: zoom) {
+        var painter = LayerPainter(canvas: canvas, transform: transform, zoom: zoom, pixelRatio: pixelRatio)
+        painter.patterns = { [unowned self] name in self.styleSprites(pixelRatio: pixelRatio).image(name) }
+        painter.light = ExtrusionLight(style.light)
+        var symbols = placeSymbols(zoom: zoom, transform: transform, width: width, height: height, pixelRatio: pixelRatio, groups: &groups)
+        for (index, layer) in layers.enumerated() where layer.isDrawn(atZoom: zoom) {
+            if layer.layer.type == .symbol {
+                symbols?.draw(layer, index: index, on: canvas)
+                continue
+            }
             if layer.layer.type == .background {
                 painter.paintBackground(layer)
                 continue
             }
             guard let sourceID = layer.layer.source else { continue }
+            guard style.source(sourceID) != nil else {
+                warnings.append("layer \(layer.layer.id): the style has no source \(sourceID); the layer is not drawn")
+                continue
+            }
             if layer.layer.type == .raster {
                 painter.paintRaster(layer, tiles: rasterTiles(sourceID: sourceID, zoom: zoom, transform: transform))
+                continue
+            }
+            if layer.layer.type == .hillshade || layer.layer.type == .colorRelief {
+                painter.paintDEM(layer, tiles: rasterTiles(sourceID: sourceID, zoom: zoom, transform: transform),
+                                 encoding: DEMEncoding(style.source(sourceID)))
                 continue
             }
             if groups[sourceID] == nil { groups[sourceID] = featureGroups(sourceID: sourceID, zoom: zoom, transform: transform) }
             painter.paint(layer, groups: groups[sourceID] ?? [])
         }
         return canvas
+    }
+
+    /// The style's sprite sheets for this pixel ratio, loaded on first use (icons and patterns).
+    private func styleSprites(pixelRatio: Double) -> StyleSprites {
+        let highDensity = pixelRatio >= 2
+        if sprites[highDensity] == nil { sprites[highDensity] = StyleSprites(style.sprite, pixelRatio: pixelRatio, loader: loader) }
+        return sprites[highDensity] ?? StyleSprites()
+    }
+
+    /// Places the labels of every symbol layer, top layer first, before anything is drawn (drawing
+    /// then goes bottom up); nil when the style draws no symbols at this zoom.
+    private func placeSymbols(zoom: Double, transform: ScreenTransform, width: Double, height: Double, pixelRatio: Double,
+                              groups: inout [String: [FeatureGroup]]) -> SymbolPlacer? {
+        let symbolLayers = layers.enumerated().filter { $0.element.layer.type == .symbol && $0.element.isDrawn(atZoom: zoom) }
+        guard !symbolLayers.isEmpty else {
+            placedSymbols = [:]
+            return nil
+        }
+        let highDensity = pixelRatio >= 2
+        if sprites[highDensity] == nil { sprites[highDensity] = StyleSprites(style.sprite, pixelRatio: pixelRatio, loader: loader) }
+        let sheets = sprites[highDensity] ?? StyleSprites()
+        var placer = SymbolPlacer(transform: transform, zoom: zoom, pixelRatio: pixelRatio, width: width, height: height,
+                                  margin: labelMargin, catalog: fonts, sprites: sheets, shapes: labelShapes.count < 50_000 ? labelShapes : [:])
+        for (index, layer) in symbolLayers.reversed() {
+            guard let sourceID = layer.layer.source else { continue }
+            if groups[sourceID] == nil { groups[sourceID] = featureGroups(sourceID: sourceID, zoom: zoom, transform: transform) }
+            placer.place(layer, index: index, groups: groups[sourceID] ?? [])
+        }
+        // A sprite that would not load, an `icon-image` the sprite lacks: the text is still drawn.
+        warnings += sheets.problems + placer.warnings.sorted()
+        placedSymbols = [:]
+        for (index, layer) in symbolLayers { placedSymbols[layer.layer.id] = placer.placed[index] ?? [] }
+        labelShapes = placer.shapes
+        return placer
     }
 
     /// The source's features for this camera: the vector tiles covering the view, or the GeoJSON.
@@ -128,9 +246,8 @@ public final class StyleRenderer {
         let z = Int(min(max(zoom.rounded(.down), source.minzoom), source.maxzoom))
         let size = 1 / Double(1 << z)
         return Self.coveringTiles(z: z, transform: transform).compactMap { x, y, id in
-            vectorTile(sourceID: sourceID, id: id).map {
-                VectorTileProjection.group(tile: $0, origin: (Double(x) * size, Double(y) * size), size: size, transform: transform,
-                                           needed: neededSourceLayers[sourceID] ?? [])
+            preparedTile(sourceID: sourceID, id: id).map {
+                VectorTileProjection.group(tile: $0, origin: (Double(x) * size, Double(y) * size), size: size, transform: transform)
             }
         }
     }
@@ -159,31 +276,124 @@ public final class StyleRenderer {
     /// its width there. MapLibre picks raster tiles by rounding, not flooring: a 256-point source
     /// uses zoom `round(zoom + 1)`, clamped to the source's range.
     private func rasterTiles(sourceID: String, zoom: Double, transform: ScreenTransform) -> [(image: RenderImage, origin: ScreenPoint, size: Double)] {
-        guard let source = style.source(sourceID), source.type == .raster, zoom >= source.minzoom else { return [] }
+        guard let source = style.source(sourceID), source.type == .raster || source.type == .rasterDEM,
+              zoom >= source.minzoom else { return [] }
         let tileSize = source.tileSize ?? 512
         let z = Int(min(max((zoom + log2(512 / tileSize)).rounded(), source.minzoom), source.maxzoom))
         let size = 1 / Double(1 << z)
         return Self.coveringTiles(z: z, transform: transform).compactMap { x, y, id in
             let key = TileKey(source: sourceID, tile: id)
-            if imageCache[key] == nil { imageCache[key] = .some(loader.tile(sourceID, id).flatMap { try? RenderImage(png: $0) }) }
-            return imageCache[key]!.map { ($0, (Double(x) * size, Double(y) * size), size) }
+            if imageCache[key] == nil { imageCache[key] = .some(rasterImage(key)) }
+            let image = imageCache[key]!
+            tileProblems[sourceID, default: TileTally()].note(id, loaded: image != nil, failure: tileFailures[key])
+            return image.map { ($0, (Double(x) * size, Double(y) * size), size) }
         }
     }
 
-    /// A decoded tile, kept for later frames; a missing or undecodable tile draws nothing.
+    /// The largest a gzip-compressed vector tile may inflate to: a decompression bomb is refused
+    /// (and named in ``warnings``) once inflating reaches it. Real tiles stay well below 64 MiB.
+    public var maximumInflatedTileSize = 64 << 20
+
+    /// The largest raster tile accepted, in pixels a side: a PNG header claiming more is refused
+    /// before Cairo allocates its surface (a small file can claim gigabytes of pixels).
+    public static let maximumRasterTileSide = 4096
+
+    /// A raster tile's image; nil when missing, or undecodable (then noted in `tileFailures`).
+    private func rasterImage(_ key: TileKey) -> RenderImage? {
+        guard let bytes = loader.tile(key.source, key.tile) else { return nil }
+        // PNG: 8-byte signature, then the IHDR chunk's length and type, then width and height.
+        if bytes.count >= 24, bytes[12..<16].elementsEqual("IHDR".utf8) {
+            func be32(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+            let (width, height) = (be32(16), be32(20))
+            guard width <= Self.maximumRasterTileSide, height <= Self.maximumRasterTileSide else {
+                tileFailures[key] = "a \(width) × \(height) image is larger than \(Self.maximumRasterTileSide) pixels a side"
+                return nil
+            }
+        }
+        do { return try RenderImage(png: bytes) } catch {
+            tileFailures[key] = error.description
+            return nil
+        }
+    }
+
+    /// A decoded tile, kept for later frames; a missing or undecodable tile draws nothing, and an
+    /// undecodable one is named in ``warnings``. Gzip is inflated up to
+    /// ``maximumInflatedTileSize``, so a decompression bomb is refused, not inflated into memory.
     private func vectorTile(sourceID: String, id: TileID) -> VectorTile? {
         let key = TileKey(source: sourceID, tile: id)
-        if let cached = tileCache[key] { return cached }
-        var tile: VectorTile?
-        if var bytes = loader.tile(sourceID, id) {
-            if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B,
-               let inflated = try? bytes.withUnsafeBytes({ raw throws(CompressionError) in try Compression.inflate(raw) }) {
-                bytes = inflated
+        let tile: VectorTile?
+        if let cached = tileCache[key] {
+            tile = cached
+        } else {
+            if let bytes = loader.tile(sourceID, id) {
+                var decoder = VectorTileDecoder(maxInflatedSize: maximumInflatedTileSize)
+                do { tile = try decoder.decode(bytes) } catch {
+                    tile = nil
+                    tileFailures[key] = "\(error)"
+                }
+            } else {
+                tile = nil
             }
-            tile = try? VectorTile(decoding: bytes)
+            tileCache[key] = tile
         }
-        tileCache[key] = tile
+        tileProblems[sourceID, default: TileTally()].note(id, loaded: tile != nil, failure: tileFailures[key])
         return tile
+    }
+
+    /// A decoded tile converted for drawing (see ``PreparedTile``), kept for later frames.
+    private func preparedTile(sourceID: String, id: TileID) -> PreparedTile? {
+        let key = TileKey(source: sourceID, tile: id)
+        if let prepared = preparedTiles[key] {
+            tileProblems[sourceID, default: TileTally()].note(id, loaded: true, failure: nil)
+            return prepared
+        }
+        guard let tile = vectorTile(sourceID: sourceID, id: id) else { return nil }
+        let prepared = PreparedTile(tile, needed: neededSourceLayers[sourceID] ?? [])
+        preparedTiles[key] = prepared
+        return prepared
+    }
+
+    /// Refuses a camera the canvas or the projection cannot honour, instead of drawing nonsense
+    /// or trapping on a conversion: see the type's documentation for what is accepted.
+    private static func validatedCamera(center: CLLocationCoordinate2D, zoom: Double, bearing: Double, width: Double,
+                                        height: Double, pixelRatio: Double) throws(RenderError) -> CLLocationCoordinate2D {
+        guard CLLocationCoordinate2DIsValid(center) else {
+            throw RenderError("centre \(center.latitude), \(center.longitude) is not a coordinate (latitude −90…90, longitude −180…180)")
+        }
+        guard zoom.isFinite, (minimumZoom...maximumZoom).contains(zoom) else {
+            throw RenderError("zoom \(zoom) is outside \(minimumZoom)…\(maximumZoom)")
+        }
+        guard bearing.isFinite else { throw RenderError("bearing \(bearing) is not a finite angle") }
+        guard pixelRatio.isFinite, pixelRatio > 0, pixelRatio <= maximumPixelRatio else {
+            throw RenderError("pixel ratio \(pixelRatio) is outside (0, \(maximumPixelRatio)]")
+        }
+        let side = Double(RenderCanvas.maximumPixelSide)
+        guard width.isFinite, height.isFinite, width > 0, height > 0, width * pixelRatio <= side, height * pixelRatio <= side else {
+            throw RenderError("image size \(width) × \(height) at pixel ratio \(pixelRatio) is not between 1 and \(RenderCanvas.maximumPixelSide) pixels a side")
+        }
+        // Web Mercator stops at ±85.05°: beyond it the map is clamped there, as MapLibre does.
+        let limit = 85.051128779806604
+        return CLLocationCoordinate2D(latitude: min(max(center.latitude, -limit), limit), longitude: center.longitude)
+    }
+
+    /// The zooms a camera may have: MapLibre's range, extended to −1 for 256-point tiles of zoom 0.
+    public static let minimumZoom = -1.0
+    public static let maximumZoom = 25.5
+    /// The densest pixel ratio drawn (a 4× screen); beyond it lengths in points lose their meaning.
+    public static let maximumPixelRatio = 4.0
+
+    /// Turns the tile tallies of one render into warnings.
+    private static func summary(of tallies: [String: TileTally]) -> [String] {
+        tallies.sorted { $0.key < $1.key }.compactMap { source, tally in
+            if let first = tally.failures.first {
+                return "source \(source): \(tally.failures.count) of \(tally.requested) tiles could not be read and were left out"
+                    + " (first \(first.tile): \(first.reason))"
+            }
+            if tally.loaded == 0, tally.requested > 0 {
+                return "source \(source): none of the \(tally.requested) tiles covering the view exist"
+            }
+            return nil
+        }
     }
 }
 
@@ -193,19 +403,34 @@ struct CompiledLayer {
     let filter: CompiledFilter?
     let paint: [String: CompiledProperty]
     let layout: [String: CompiledProperty]
+    /// Where the layer is in its renderer's style: tells layers apart in per-tile caches even
+    /// when (invalidly) two share an id.
+    var position = 0
 
     /// The paint and layout properties each drawn layer type reads.
     static let paintNames: [StyleLayer.Kind: [String]] = [
-        .background: ["background-color", "background-opacity"],
-        .fill: ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-translate", "fill-translate-anchor"],
+        .background: ["background-color", "background-opacity", "background-pattern"],
+        .fill: ["fill-color", "fill-opacity", "fill-outline-color", "fill-antialias", "fill-translate", "fill-translate-anchor",
+                "fill-pattern"],
         .line: ["line-color", "line-width", "line-opacity", "line-dasharray", "line-gap-width", "line-offset", "line-blur",
-                "line-translate", "line-translate-anchor"],
-        .raster: ["raster-opacity", "raster-resampling"],
+                "line-translate", "line-translate-anchor", "line-pattern", "line-gradient"],
+        .raster: ["raster-opacity", "raster-resampling", "raster-brightness-min", "raster-brightness-max", "raster-contrast",
+                  "raster-saturation", "raster-hue-rotate"],
         .circle: ["circle-radius", "circle-color", "circle-opacity", "circle-stroke-width", "circle-stroke-color",
-                  "circle-stroke-opacity", "circle-translate", "circle-translate-anchor"],
+                  "circle-stroke-opacity", "circle-translate", "circle-translate-anchor", "circle-blur"],
+        .fillExtrusion: ["fill-extrusion-color", "fill-extrusion-opacity", "fill-extrusion-translate",
+                         "fill-extrusion-translate-anchor", "fill-extrusion-height", "fill-extrusion-base"],
+        .heatmap: ["heatmap-radius", "heatmap-weight", "heatmap-intensity", "heatmap-color", "heatmap-opacity"],
+        .hillshade: ["hillshade-illumination-direction", "hillshade-illumination-anchor", "hillshade-exaggeration",
+                     "hillshade-shadow-color", "hillshade-highlight-color", "hillshade-accent-color"],
+        .colorRelief: ["color-relief-opacity", "color-relief-color"],
+        .symbol: SymbolProperties.paint,
     ]
     static let layoutNames: [StyleLayer.Kind: [String]] = [
-        .line: ["line-cap", "line-join", "line-miter-limit"],
+        .line: ["line-cap", "line-join", "line-miter-limit", "line-sort-key"],
+        .fill: ["fill-sort-key"],
+        .circle: ["circle-sort-key"],
+        .symbol: SymbolProperties.layout,
     ]
 
     init(_ layer: StyleLayer) throws(RenderError) {

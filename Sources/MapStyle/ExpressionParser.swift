@@ -15,6 +15,12 @@ struct ParsingContext {
     var expected: ExpressionType?
     var scope: [(String, any ExprNode)]
     var errors: ErrorList
+    /// How many expressions enclose this one. Parsing recurses once per level with a large
+    /// frame, so depth is capped (``maximumDepth``) to keep hostile styles from exhausting a
+    /// thread's stack; real styles nest a dozen levels at most.
+    var depth = 0
+
+    static let maximumDepth = 64
 
     func error(_ message: String, _ keys: Int...) {
         errors.items.append(ExpressionError.Item(key: key + keys.map { "[\($0)]" }.joined(), message: message))
@@ -28,7 +34,7 @@ struct ParsingContext {
     }
 
     func child(_ index: Int, expected: ExpressionType?, scope: [(String, any ExprNode)]? = nil) -> ParsingContext {
-        ParsingContext(key: key + "[\(index)]", expected: expected, scope: scope ?? self.scope, errors: errors)
+        ParsingContext(key: key + "[\(index)]", expected: expected, scope: scope ?? self.scope, errors: errors, depth: depth + 1)
     }
 
     func parse(_ json: JSONValue, _ index: Int, _ expected: ExpressionType?, bindings: [(String, any ExprNode)] = [],
@@ -38,6 +44,10 @@ struct ParsingContext {
 
     /// Parses `json` at this context's own key.
     func parseHere(_ json: JSONValue, annotation: TypeAnnotation? = nil) -> (any ExprNode)? {
+        guard depth <= Self.maximumDepth else {
+            error("Expression nested more than \(Self.maximumDepth) levels deep.")
+            return nil
+        }
         var parsed: any ExprNode
         switch json {
         case .null, .bool, .number, .string:
@@ -117,7 +127,7 @@ extension ParsingContext {
             if op == "semiliteral", case .array(let items) = args[1] {
                 var nodes: [any ExprNode] = []
                 for (i, item) in items.enumerated() {
-                    let c = ParsingContext(key: key + "[1]", expected: nil, scope: scope, errors: errors)
+                    let c = ParsingContext(key: key + "[1]", expected: nil, scope: scope, errors: errors, depth: depth + 1)
                     guard let n = c.parse(item, i, nil) else { return nil }
                     nodes.append(n)
                 }
@@ -568,7 +578,7 @@ extension ParsingContext {
         var lastErrors: [ExpressionError.Item] = []
         for def in overloads {
             let sigErrors = ErrorList()
-            let sig = ParsingContext(key: key, expected: nil, scope: scope, errors: sigErrors)
+            let sig = ParsingContext(key: key, expected: nil, scope: scope, errors: sigErrors, depth: depth)
             var parsed: [any ExprNode] = []
             var failed = false
             for (i, arg) in raw.enumerated() {

@@ -1,3 +1,14 @@
+import Foundation
+
+// `OpenMapKitBenchmarks render BUNDLE` runs only the rendering figures (see RenderBench.swift).
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "render" {
+    do { try runRenderBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2))) } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
 // `make bench` runs this in release mode. Each file adds its benchmarks to this list.
 var all: [Benchmark] = []
 all += geodesicBenchmarks()

@@ -4,12 +4,12 @@ import MapFormats
 import MapImport
 import OpenMapKit
 
-/// `openmapkit tiles export --pmtiles OUT` and `openmapkit tiles inspect Z/X/Y`.
+/// `openmapkit tiles export --pmtiles OUT`, `openmapkit tiles inspect Z/X/Y` and `openmapkit tiles render Z/X/Y`.
 struct TilesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tiles",
-        abstract: "Export a bundle's tiles or look inside one tile.",
-        subcommands: [Export.self, Inspect.self]
+        abstract: "Export a bundle's tiles, look inside one tile or render one as a PNG.",
+        subcommands: [Export.self, Inspect.self, Render.self]
     )
 
     struct Export: ParsableCommand {
