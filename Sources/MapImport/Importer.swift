@@ -21,6 +21,10 @@ public struct ImportReport: Codable, Sendable {
     public var tileBytes = 0
     /// Time, memory and disk per phase, in order.
     public var phases: [PhaseCost] = []
+    /// What was repaired or went wrong building the sea from the extract's `natural=coastline`
+    /// ways: gaps bridged, coast ends carried out to the extract's bounds, islands drawn the wrong
+    /// way round, and chains that could not be closed (then no sea is made). Empty when all was well.
+    public var coastlineWarnings: [String] = []
 
     public init() {}
 
@@ -39,6 +43,7 @@ public struct ImportReport: Codable, Sendable {
         tilesPerZoom = try container.decodeIfPresent([Int: Int].self, forKey: .tilesPerZoom) ?? [:]
         tileBytes = try container.decodeIfPresent(Int.self, forKey: .tileBytes) ?? 0
         phases = try container.decodeIfPresent([PhaseCost].self, forKey: .phases) ?? []
+        coastlineWarnings = try container.decodeIfPresent([String].self, forKey: .coastlineWarnings) ?? []
     }
 
     /// What one phase of an import cost.
@@ -188,6 +193,10 @@ public final class BundleImporter {
         // the store, which is complete once ways begin in a sorted extract).
         progress(.nodesAndWays, 0)
         var memberWays: [Int64: OSMWay] = [:]
+        var coastlines: [CoastlineWay] = []
+        // The extract's bounds, for closing the sea: the header's box, else the nodes' own.
+        let headerBounds = reader.header.boundingBox
+        var nodeBounds: (minLatE7: Int32, minLonE7: Int32, maxLatE7: Int32, maxLonE7: Int32) = (.max, .max, .min, .min)
         var batch: [OSMPrimitiveBlock] = []
         let batchSize = 4 * ProcessInfo.processInfo.activeProcessorCount
         let schema = self.schema
@@ -207,6 +216,7 @@ public final class BundleImporter {
             for output in outputs {
                 for element in output.elements { try add(element) }
                 for way in output.memberWays { memberWays[way.id] = way }
+                coastlines += output.coastlines
             }
         }
         try scan(reader, kinds: [.nodes, .ways], fileSize: fileSize, phase: .nodesAndWays) { block in
@@ -218,6 +228,14 @@ public final class BundleImporter {
                 }
                 report.nodes += block.nodes.count
                 for i in 0..<block.nodes.count { try store.append(id: block.nodes.ids[i], location: block.nodes.locations[i]) }
+                if headerBounds == nil {
+                    for location in block.nodes.locations {
+                        nodeBounds.minLatE7 = min(nodeBounds.minLatE7, location.latitudeE7)
+                        nodeBounds.maxLatE7 = max(nodeBounds.maxLatE7, location.latitudeE7)
+                        nodeBounds.minLonE7 = min(nodeBounds.minLonE7, location.longitudeE7)
+                        nodeBounds.maxLonE7 = max(nodeBounds.maxLonE7, location.longitudeE7)
+                    }
+                }
             }
             if block.ways.count > 0 {
                 if !waysBegan { try processBatch() }  // the tagged nodes before the store is sealed
@@ -240,6 +258,24 @@ public final class BundleImporter {
             let features = schema.features(for: relation.tags, kind: .area)
             guard !features.isEmpty else { continue }
             try add(ElementFeatures(assembler.assemble(relation: relation, way: { memberWays[$0] }, location: store.location(of:)), features))
+        }
+        // The sea, from the coastline ways (none in a landlocked extract, which costs nothing here).
+        if !coastlines.isEmpty {
+            let bounds: MKMapRect
+            if let box = headerBounds {
+                bounds = CoastlineAssembler.mapRect(minLatitude: box.minLatitude, minLongitude: box.minLongitude,
+                                                    maxLatitude: box.maxLatitude, maxLongitude: box.maxLongitude)
+            } else if nodeBounds.minLatE7 <= nodeBounds.maxLatE7 {
+                bounds = CoastlineAssembler.mapRect(minLatitude: Double(nodeBounds.minLatE7) / 1e7, minLongitude: Double(nodeBounds.minLonE7) / 1e7,
+                                                    maxLatitude: Double(nodeBounds.maxLatE7) / 1e7, maxLongitude: Double(nodeBounds.maxLonE7) / 1e7)
+            } else {
+                bounds = .null
+            }
+            let sea = CoastlineAssembler(bounds: bounds).assemble(coastlines)
+            report.coastlineWarnings = sea.warnings
+            let ocean = schema.oceanFeature
+            for polygon in sea.polygons { try add(placed([ocean], .polygon(polygon))) }
+            coastlines = []
         }
         // A way shared by several boundaries is drawn once, with the most important admin level.
         var boundaryWays: [Int64: (SchemaFeature, OSMWay)] = [:]
@@ -499,6 +535,8 @@ struct ElementFeatures {
 struct BlockFeatures {
     var elements: [ElementFeatures] = []
     var memberWays: [OSMWay] = []
+    /// The block's `natural=coastline` ways, for the sea.
+    var coastlines: [CoastlineWay] = []
 
     init() {}
 
@@ -516,6 +554,12 @@ struct BlockFeatures {
         block.forEachWay { way in
             if neededWays.contains(way.id) { memberWays.append(way) }
             guard !way.tags.isEmpty else { return }
+            if way.tags.contains(where: { $0.key == "natural" && $0.value == "coastline" }) {
+                let locations = way.nodeRefs.compactMap { nodes.location(of: $0) }
+                coastlines.append(CoastlineWay(id: way.id, locations: locations,
+                                               cutAtStart: way.nodeRefs.first.map { nodes.location(of: $0) == nil } ?? false,
+                                               cutAtEnd: way.nodeRefs.last.map { nodes.location(of: $0) == nil } ?? false))
+            }
             let closed = way.nodeRefs.count >= 4 && way.nodeRefs.first == way.nodeRefs.last
             if closed && schema.isArea(way.tags) {
                 let features = schema.features(for: way.tags, kind: .area)

@@ -155,10 +155,17 @@ public struct SchemaFeature: Sendable {
 ///
 /// It follows OpenMapTiles' schema (layer and class names, attribute names, roughly its zoom levels)
 /// as far as data from an OSM extract alone allows: there are no external sources (Natural Earth,
-/// ocean polygons, Wikidata ranks), so ocean water, low-zoom country shapes and Wikidata-based
-/// ranks are absent, and ranks come from tags alone.
+/// ocean polygons, Wikidata ranks), so low-zoom country shapes and Wikidata-based ranks are absent,
+/// ranks come from tags alone, and the ocean is built from the extract's own coastline ways
+/// (see ``oceanFeature``).
 public struct OpenMapTilesSchema: Sendable {
     public init() {}
+
+    /// The feature the sea is written as: `water` with `class=ocean` from zoom 0, as OpenMapTiles
+    /// writes its ocean polygons. The import makes its polygons from `natural=coastline` ways.
+    public var oceanFeature: SchemaFeature {
+        SchemaFeature(layer: .water, minimumZoom: TileLayer.water.minimumZoom, attributes: [("class", .string("ocean"))])
+    }
 
     /// Whether a closed way with these tags is an area rather than a ring-shaped line.
     public func isArea(_ tags: OSMTags) -> Bool {
