@@ -1,26 +1,27 @@
 import ArgumentParser
 import Foundation
-import MapFormats
-import MapImport
 import MapRender
-import MapStyle
 import OpenMapKit
 
-/// `openmapkit snapshot`: draws a bundle's map for a camera into a PNG, with the default style or
-/// a MapLibre style file (whose vector source tiles `bundle://{z}/{x}/{y}` come from the bundle).
+/// `openmapkit snapshot`: a thin shell over `MKMapSnapshotter`. It frames the map by centre and
+/// zoom or by a bounding box, picks a built-in style or a MapLibre style file, and draws markers
+/// and polylines into the image with OpenMapKit's marker and `MKPolylineRenderer` drawing.
 struct SnapshotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot",
-        abstract: "Render a PNG of the bundle's map (no labels yet).")
+        abstract: "Render a PNG of the bundle's map, with markers and polylines (MKMapSnapshotter).")
 
     @Option(help: "The bundle folder (default: $OPENMAPKIT_BUNDLE).")
     var bundle: String?
 
-    @Option(help: "The centre, LAT,LON.")
-    var center: CLLocationCoordinate2D
+    @Option(help: "The centre, LAT,LON (with --zoom).")
+    var center: CLLocationCoordinate2D?
 
     @Option(help: "The zoom level (MapLibre's: the world is 512 points wide at zoom 0).")
-    var zoom: Double
+    var zoom: Double?
+
+    @Option(help: "The area to frame instead of --center/--zoom: SOUTH,WEST,NORTH,EAST in degrees.")
+    var bbox: String?
 
     @Option(help: "Degrees the map is turned: with 90, east is up.")
     var bearing = 0.0
@@ -31,35 +32,159 @@ struct SnapshotCommand: ParsableCommand {
     @Option(help: "Device pixels per point (1, 2 or 3).")
     var scale = 1.0
 
-    @Option(help: "A MapLibre style file instead of the default style.")
-    var style: String?
+    @Option(help: "standard, dark, muted, hybrid, imagery, or a MapLibre style file (FILE.json).")
+    var style = "standard"
+
+    @Option(help: "Imagery tiles for hybrid/imagery: a URL template with {z}/{x}/{y} (file:// or a path), or a folder of z/x/y.png.")
+    var imagery: String?
+
+    @Option(help: "A marker, LAT,LON or LAT,LON,title (repeatable).")
+    var marker: [String] = []
+
+    @Option(help: "A line to draw: LAT,LON;LAT,LON;... or a GeoJSON file (repeatable).")
+    var polyline: [String] = []
+
+    @Option(help: "The polylines' colour, #RRGGBB.")
+    var lineColor = "#007AFF"
+
+    @Option(help: "The polylines' width in points.")
+    var lineWidth = 5.0
 
     @Option(name: .shortAndLong, help: "Where to write the PNG.")
     var output: String
 
     func run() throws {
-        guard (0...24).contains(zoom) else { throw ValidationError("--zoom must be between 0 and 24") }
         guard bearing.isFinite, scale.isFinite, scale > 0, scale <= 4 else { throw ValidationError("--bearing must be finite and --scale between 0 and 4") }
-        let source = try MapBundle.resolve(bundle)
-        let archive = try source.tiles()
-        let mapStyle: Style
-        if let style {
-            do { mapStyle = try Style(data: [UInt8](Data(contentsOf: URL(fileURLWithPath: style)))) } catch {
-                throw CommandFailure("\(style): \(error)")
+        let options = MKMapSnapshotter.Options()
+        options.size = CGSize(width: size.width, height: size.height)
+        options.scale = CGFloat(scale)
+        if let bbox {
+            let parts = bbox.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 4, let south = parts[0], let west = parts[1], let north = parts[2], let east = parts[3],
+                  (-90...90).contains(south), (-90...90).contains(north), south < north,
+                  (-180...180).contains(west), (-180...180).contains(east), west < east else {
+                throw ValidationError("--bbox must be SOUTH,WEST,NORTH,EAST with south < north and west < east")
+            }
+            let corners = [MKMapPoint(CLLocationCoordinate2D(latitude: north, longitude: west)),
+                           MKMapPoint(CLLocationCoordinate2D(latitude: south, longitude: east))]
+            options.mapRect = MKMapRect(x: corners[0].x, y: corners[0].y, width: corners[1].x - corners[0].x, height: corners[1].y - corners[0].y)
+            if bearing != 0 {
+                let camera = options.camera
+                camera.heading = bearing
+                options.camera = camera
             }
         } else {
-            mapStyle = DefaultStyle.standard.style
+            guard let center, let zoom else { throw ValidationError("give --center and --zoom, or --bbox") }
+            guard (0...24).contains(zoom) else { throw ValidationError("--zoom must be between 0 and 24") }
+            let viewport = MapViewport(size: options.size, centerCoordinate: center, zoomLevel: zoom, heading: bearing)
+            options.camera = viewport.camera
         }
-        // Every vector source reads the bundle's tiles.
-        let loader = StyleResourceLoader(tile: { _, id in (try? archive.tile(id)).flatMap { $0.map { [UInt8]($0) } } })
+
+        switch style {
+        case "standard": options.preferredConfiguration = MKStandardMapConfiguration()
+        case "muted": options.preferredConfiguration = MKStandardMapConfiguration(emphasisStyle: .muted)
+        case "dark": options.traitCollection = UITraitCollection(traitsFrom: [options.traitCollection, UITraitCollection(userInterfaceStyle: .dark)])
+        case "hybrid": options.preferredConfiguration = MKHybridMapConfiguration()
+        case "imagery", "satellite": options.preferredConfiguration = MKImageryMapConfiguration()
+        default:
+            guard FileManager.default.fileExists(atPath: style) else {
+                throw ValidationError("--style must be standard, dark, muted, hybrid, imagery or an existing style file")
+            }
+            options.styleURL = URL(fileURLWithPath: style)
+        }
+
+        for value in marker {
+            let parts = value.split(separator: ",", maxSplits: 2).map(String.init)
+            guard parts.count >= 2, let coordinate = CLLocationCoordinate2D(argument: parts[0] + "," + parts[1]) else {
+                throw ValidationError("--marker must be LAT,LON or LAT,LON,title: \(value)")
+            }
+            let annotation = MKPointAnnotation(coordinate: coordinate)
+            annotation.title = parts.count == 3 ? parts[2] : nil
+            options.addAnnotation(annotation)
+        }
+
+        guard let color = Self.color(hex: lineColor) else { throw ValidationError("--line-color must be #RRGGBB") }
+        guard lineWidth.isFinite, lineWidth > 0, lineWidth <= 100 else { throw ValidationError("--line-width must be between 0 and 100") }
+        for value in polyline {
+            for line in try Self.polylines(value) {
+                let renderer = MKPolylineRenderer(polyline: line)
+                renderer.strokeColor = color
+                renderer.lineWidth = CGFloat(lineWidth)
+                options.addOverlay(renderer, level: .aboveRoads)
+            }
+        }
+
+        let source: MapDataSource
         do {
-            let renderer = try StyleRenderer(style: mapStyle, loader: loader)
-            let canvas = try renderer.render(center: center, zoom: zoom, bearing: bearing,
-                                             width: size.width, height: size.height, pixelRatio: scale)
-            try Data(canvas.pngData()).write(to: URL(fileURLWithPath: output))
-        } catch let error as RenderError {
-            throw CommandFailure("\(error)")
+            let imageryOverlay = imagery.map { MKTileOverlay(urlTemplate: $0) }
+            if let bundle {
+                source = try MapDataSource(path: bundle, imagery: imageryOverlay)
+            } else {
+                source = try MapDataSource.resolved().withImagery(imageryOverlay)
+            }
+        } catch let error as MKError {
+            throw CommandFailure(error.reason ?? error.localizedDescription)
         }
-        print("wrote \(output) (\(Int(size.width * scale))×\(Int(size.height * scale)) pixels)")
+
+        let snapshotter = MKMapSnapshotter(options: options, dataSource: source)
+        final class Box: @unchecked Sendable { var result: Result<MKMapSnapshotter.Snapshot, any Error>? }
+        let box = Box(), done = DispatchSemaphore(value: 0)
+        snapshotter.start(with: DispatchQueue.global()) { snapshot, error in
+            box.result = snapshot.map { .success($0) } ?? .failure(error ?? MKError(.unknown))
+            done.signal()
+        }
+        done.wait()
+        let snapshot: MKMapSnapshotter.Snapshot
+        switch box.result! {
+        case .success(let value): snapshot = value
+        case .failure(let error as MKError): throw CommandFailure(error.reason ?? error.localizedDescription)
+        case .failure(let error): throw CommandFailure("\(error)")
+        }
+        guard let png = snapshot.image.pngData() else { throw CommandFailure("cannot encode the PNG") }
+        do { try png.write(to: URL(fileURLWithPath: output)) } catch { throw CommandFailure("cannot write \(output): \(error.localizedDescription)") }
+        let pixels = snapshot.image.pixelSize
+        print("wrote \(output) (\(pixels.width)×\(pixels.height) pixels)")
+    }
+
+    static func color(hex: String) -> UIColor? {
+        let digits = hex.hasPrefix("#") ? String(hex.dropFirst()) : hex
+        guard digits.count == 6, let value = UInt32(digits, radix: 16) else { return nil }
+        return UIColor(red: CGFloat(value >> 16 & 0xFF) / 255, green: CGFloat(value >> 8 & 0xFF) / 255, blue: CGFloat(value & 0xFF) / 255, alpha: 1)
+    }
+
+    /// The lines of a --polyline value: coordinates inline, or every LineString (and polygon ring)
+    /// in a GeoJSON file.
+    static func polylines(_ value: String) throws -> [MKPolyline] {
+        if FileManager.default.fileExists(atPath: value) {
+            let data: Data
+            do { data = try Data(contentsOf: URL(fileURLWithPath: value)) } catch { throw CommandFailure("cannot read \(value): \(error.localizedDescription)") }
+            let objects: [any MKGeoJSONObject]
+            do { objects = try MKGeoJSONDecoder().decode(data) } catch let error as MKError {
+                throw CommandFailure("\(value): \(error.reason ?? error.localizedDescription)")
+            }
+            var lines: [MKPolyline] = []
+            func add(_ object: Any) {
+                switch object {
+                case let feature as MKGeoJSONFeature: feature.geometry.forEach(add)
+                case let line as MKPolyline: lines.append(line)
+                case let many as MKMultiPolyline: lines += many.polylines
+                case let polygon as MKPolygon: lines.append(MKPolyline(points: polygon.points() + polygon.points().prefix(1)))
+                case let polygons as MKMultiPolygon: polygons.polygons.forEach(add)
+                default: break
+                }
+            }
+            objects.forEach(add)
+            guard !lines.isEmpty else { throw CommandFailure("\(value): no LineString or Polygon to draw") }
+            return lines
+        }
+        var coordinates: [CLLocationCoordinate2D] = []
+        for pair in value.split(separator: ";") {
+            guard let coordinate = CLLocationCoordinate2D(argument: String(pair)) else {
+                throw ValidationError("--polyline must be LAT,LON;LAT,LON;... or a GeoJSON file: \(pair)")
+            }
+            coordinates.append(coordinate)
+        }
+        guard coordinates.count >= 2 else { throw ValidationError("--polyline needs at least two points") }
+        return [MKPolyline(coordinates: coordinates)]
     }
 }

@@ -1,0 +1,431 @@
+import Foundation
+import MapGeometry
+import MapRender
+import MapStyle
+
+/// A rendered image (UIKit's `UIImage`, AppKit's `NSImage`): what a snapshot's
+/// ``MKMapSnapshotter/Snapshot/image`` is. Its ``size`` is in points; it has ``scale`` device pixels
+/// per point.
+public final class UIImage: @unchecked Sendable {
+    let canvas: RenderCanvas
+    /// The size in points.
+    public var size: CGSize { CGSize(width: canvas.width, height: canvas.height) }
+    /// Device pixels per point.
+    public var scale: CGFloat { CGFloat(canvas.scale) }
+
+    init(canvas: RenderCanvas) { self.canvas = canvas }
+
+    /// An image from PNG data; `scale` device pixels per point (a 2× PNG of 64 pixels is 32
+    /// points). Nil when the data is not a PNG.
+    public convenience init?(data: Data, scale: CGFloat = 1) {
+        guard scale > 0, scale.isFinite, let image = try? RenderImage(png: [UInt8](data)),
+              let canvas = try? RenderCanvas(width: Double(image.width) / Double(scale), height: Double(image.height) / Double(scale),
+                                             scale: Double(scale)) else { return nil }
+        canvas.draw(image, x: 0, y: 0, width: canvas.width, height: canvas.height)
+        self.init(canvas: canvas)
+    }
+
+    /// An image from a PNG file (at scale 2 when its name ends in `@2x.png`, 3 for `@3x.png`).
+    public convenience init?(contentsOfFile path: String) {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let scale: CGFloat = path.hasSuffix("@3x.png") ? 3 : path.hasSuffix("@2x.png") ? 2 : 1
+        self.init(data: data, scale: scale)
+    }
+
+    /// The image as a PNG file; nil if encoding fails.
+    public func pngData() -> Data? {
+        (try? canvas.pngData()).map { Data($0) }
+    }
+
+    /// The image's width and height in pixels.
+    public var pixelSize: (width: Int, height: Int) { (canvas.pixelWidth, canvas.pixelHeight) }
+
+    /// The colour of the pixel at (`x`, `y`) in pixels from the top-left corner (an OpenMapKit
+    /// addition, for checking what was drawn where); nil outside the image.
+    public func pixelColor(x: Int, y: Int) -> UIColor? {
+        guard x >= 0, y >= 0, x < canvas.pixelWidth, y < canvas.pixelHeight else { return nil }
+        let p = canvas.pixel(x: x, y: y)
+        return UIColor(red: CGFloat(p.red) / 255, green: CGFloat(p.green) / 255, blue: CGFloat(p.blue) / 255, alpha: CGFloat(p.alpha) / 255)
+    }
+
+    /// The colour at a point (in points), read from the pixel under it.
+    public func color(at point: CGPoint) -> UIColor? {
+        guard point.x.isFinite, point.y.isFinite else { return nil }
+        return pixelColor(x: Int((Double(point.x) * canvas.scale).rounded(.down)), y: Int((Double(point.y) * canvas.scale).rounded(.down)))
+    }
+}
+
+/// AppKit's name for ``UIImage``.
+public typealias NSImage = UIImage
+
+/// Renders a map into an image (MapKit's `MKMapSnapshotter`).
+///
+/// The map comes from a ``MapDataSource``: the one given to ``init(options:dataSource:)``, else
+/// ``MapDataSource/default`` (set in code or from `OPENMAPKIT_BUNDLE`). Without one, starting
+/// fails with an ``MKError`` that names the variable. Drawing happens on a background queue.
+///
+/// As in MapKit, the image holds the map only: no overlays, no annotations. OpenMapKit can draw
+/// them for you, opt-in, with ``Options/addOverlay(_:level:)`` and ``Options/addAnnotation(_:)``.
+public final class MKMapSnapshotter: @unchecked Sendable {
+    /// MapKit's completion handler: a snapshot, or an error.
+    public typealias CompletionHandler = @Sendable (Snapshot?, (any Error)?) -> Void
+
+    private let options: Options
+    private let dataSource: MapDataSource?
+    private let lock = NSLock()
+    private var loading = false
+    private var cancelled = false
+
+    /// A snapshotter for `options` (copied: later changes to them do not affect it).
+    public init(options: Options) {
+        self.options = options.copy()
+        dataSource = nil
+    }
+
+    /// A snapshotter that draws from `dataSource` rather than the default (an OpenMapKit addition).
+    public init(options: Options, dataSource: MapDataSource) {
+        self.options = options.copy()
+        self.dataSource = dataSource
+    }
+
+    /// Whether a snapshot is being made.
+    public var isLoading: Bool { lock.withLock { loading } }
+
+    /// Stops the snapshot being made; its start fails with `CancellationError`.
+    public func cancel() { lock.withLock { cancelled = true } }
+
+    /// Makes the snapshot.
+    public func start() async throws -> Snapshot {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Snapshot, any Error>) in
+                start(with: DispatchQueue.global(qos: .userInitiated)) { snapshot, error in
+                    if let snapshot { continuation.resume(returning: snapshot) } else { continuation.resume(throwing: error ?? MKError(.unknown)) }
+                }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// Makes the snapshot and calls `completionHandler` on the main queue, as MapKit does.
+    public func start(completionHandler: @escaping CompletionHandler) {
+        start(with: .main, completionHandler: completionHandler)
+    }
+
+    /// Makes the snapshot and calls `completionHandler` on `queue`.
+    public func start(with queue: DispatchQueue, completionHandler: @escaping CompletionHandler) {
+        let alreadyCancelled = lock.withLock { () -> Bool in
+            loading = true
+            return cancelled
+        }
+        let finish: @Sendable (Snapshot?, (any Error)?) -> Void = { [self] snapshot, error in
+            lock.withLock { loading = false }
+            queue.async { completionHandler(snapshot, error) }
+        }
+        if alreadyCancelled { return finish(nil, CancellationError()) }
+        let options = options, dataSource = dataSource
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            do {
+                let snapshot = try SnapshotEngine.render(options: options, dataSource: dataSource,
+                                                         isCancelled: { [self] in lock.withLock { cancelled } })
+                finish(snapshot, nil)
+            } catch {
+                finish(nil, error)
+            }
+        }
+    }
+}
+
+/// MapKit's older names.
+public typealias MKMapSnapshotOptions = MKMapSnapshotter.Options
+public typealias MKMapSnapshot = MKMapSnapshotter.Snapshot
+
+extension MKMapSnapshotter {
+    /// What to draw and how (MapKit's `MKMapSnapshotter.Options`).
+    ///
+    /// The area is given by ``region``, ``mapRect`` or ``camera``: the one set last wins (default:
+    /// the whole world). A camera's pitch is not drawn yet: the map is drawn looking straight down
+    /// (heading is honoured).
+    public final class Options: @unchecked Sendable {
+        enum Framing { case region(MKCoordinateRegion), mapRect(MKMapRect), camera(MKMapCamera) }
+        var framing = Framing.mapRect(.world)
+
+        public init() {}
+
+        /// The area to show, fitted to the image's aspect ratio (grown, never cut).
+        public var region: MKCoordinateRegion {
+            get {
+                switch framing {
+                case .region(let region): region
+                case .mapRect(let rect): MKCoordinateRegion(rect)
+                case .camera: viewport.region
+                }
+            }
+            set { framing = .region(newValue) }
+        }
+
+        /// The map rectangle to show, fitted to the image's aspect ratio.
+        public var mapRect: MKMapRect {
+            get {
+                switch framing {
+                case .mapRect(let rect): rect
+                case .region(let region): MKMapRect(region)
+                case .camera: viewport.visibleMapRect
+                }
+            }
+            set { framing = .mapRect(newValue) }
+        }
+
+        /// The camera to look through.
+        public var camera: MKMapCamera {
+            get {
+                if case .camera(let camera) = framing { return camera }
+                return viewport.camera
+            }
+            set { framing = .camera(newValue.copy()) }
+        }
+
+        /// The image size in points (default 256 × 256).
+        public var size = CGSize(width: 256, height: 256)
+
+        /// Device pixels per point (default 1; the same as `traitCollection.displayScale`).
+        public var scale: CGFloat {
+            get { traitCollection.displayScale > 0 ? traitCollection.displayScale : 1 }
+            set { traitCollection.displayScale = newValue }
+        }
+
+        /// The map's configuration: standard (default or muted emphasis, POI filter), hybrid or imagery.
+        public var preferredConfiguration: MKMapConfiguration = MKStandardMapConfiguration()
+
+        /// The kind of map; setting it replaces ``preferredConfiguration`` with the matching one.
+        public var mapType: MKMapType {
+            get { preferredConfiguration.mapType }
+            set { preferredConfiguration = newValue.configuration }
+        }
+
+        /// Which points of interest to show; nil leaves it to the configuration (all by default).
+        public var pointOfInterestFilter: MKPointOfInterestFilter?
+
+        /// Whether points of interest are shown (MapKit's deprecated switch; false is
+        /// ``MKPointOfInterestFilter/excludingAll``).
+        public var showsPointsOfInterest: Bool {
+            get { !(effectivePointOfInterestFilter?.isExcludingAll ?? false) }
+            set { pointOfInterestFilter = newValue ? nil : .excludingAll }
+        }
+
+        /// Whether buildings are drawn (default true).
+        public var showsBuildings = true
+
+        /// Light or dark appearance and display scale.
+        public var traitCollection = UITraitCollection()
+
+        /// The macOS appearance; `.darkAqua` draws the dark map.
+        public var appearance: NSAppearance?
+
+        /// A MapLibre style file to draw instead of the built-in styles (an OpenMapKit addition).
+        /// Its relative paths resolve against its folder; vector sources with `bundle://` tile URLs
+        /// (or none) read the data source's bundles.
+        public var styleURL: URL?
+
+        /// Overlays to draw into the snapshot, with their renderers (an OpenMapKit addition;
+        /// MapKit's snapshots have none).
+        public private(set) var overlays: [(renderer: MKOverlayRenderer, level: MKOverlayLevel)] = []
+
+        /// Annotations to draw as marker balloons over the map (an OpenMapKit addition).
+        public var annotations: [any MKAnnotation] {
+            get { markers.compactMap(\.annotation) }
+            set { markers = newValue.map { MarkerItem(annotation: $0) } }
+        }
+
+        var markers: [MarkerItem] = []
+        var customAnnotations: [AnnotationItem] = []
+        var userLocation: CLLocationCoordinate2D?
+        /// Whether annotation titles are drawn.
+        var showsAnnotationTitles = true
+
+        /// Draws `renderer`'s overlay into the snapshot at `level` (default above labels, as MapKit).
+        public func addOverlay(_ renderer: MKOverlayRenderer, level: MKOverlayLevel = .aboveLabels) {
+            overlays.append((renderer, level))
+        }
+
+        /// Draws `overlay` with its default renderer (``MKOverlayRenderer/defaultRenderer(for:)``).
+        @discardableResult
+        public func addOverlay(_ overlay: any MKOverlay, level: MKOverlayLevel = .aboveLabels) -> MKOverlayRenderer {
+            let renderer = MKOverlayRenderer.defaultRenderer(for: overlay)
+            if let path = renderer as? MKOverlayPathRenderer {
+                path.strokeColor = UIColor.systemBlue
+                path.lineWidth = 4
+                if !(renderer is MKPolylineRenderer || renderer is MKMultiPolylineRenderer) {
+                    path.fillColor = UIColor.systemBlue.withAlphaComponent(0.25)
+                }
+            }
+            addOverlay(renderer, level: level)
+            return renderer
+        }
+
+        /// Draws an annotation as a red marker balloon, titled with its title.
+        public func addAnnotation(_ annotation: any MKAnnotation) {
+            markers.append(MarkerItem(annotation: annotation))
+        }
+
+        public func removeOverlays() { overlays = [] }
+
+        var effectivePointOfInterestFilter: MKPointOfInterestFilter? {
+            pointOfInterestFilter ?? preferredConfiguration.configurationPointOfInterestFilter
+        }
+
+        var isDark: Bool { traitCollection.userInterfaceStyle == .dark || appearance?.isDark == true }
+
+        /// The viewport the options frame, flat (pitch is not drawn).
+        var viewport: MapViewport {
+            var viewport: MapViewport
+            switch framing {
+            case .region(let region): viewport = MapViewport(size: size, region: region)
+            case .mapRect(let rect): viewport = MapViewport(size: size, visibleMapRect: rect)
+            case .camera(let camera): viewport = MapViewport(size: size, camera: camera)
+            }
+            viewport.pitch = 0
+            return viewport
+        }
+
+        /// A copy holding the same values (overlays and annotations are shared, not copied).
+        public func copy() -> Options {
+            let copy = Options()
+            copy.framing = framing
+            copy.size = size
+            copy.traitCollection = traitCollection
+            copy.preferredConfiguration = preferredConfiguration
+            copy.pointOfInterestFilter = pointOfInterestFilter
+            copy.showsBuildings = showsBuildings
+            copy.appearance = appearance
+            copy.styleURL = styleURL
+            copy.overlays = overlays
+            copy.markers = markers
+            copy.customAnnotations = customAnnotations
+            copy.userLocation = userLocation
+            copy.showsAnnotationTitles = showsAnnotationTitles
+            return copy
+        }
+    }
+
+    /// A finished snapshot (MapKit's `MKMapSnapshotter.Snapshot`).
+    public final class Snapshot: @unchecked Sendable {
+        /// The image.
+        public let image: UIImage
+        /// The traits it was drawn with.
+        public let traitCollection: UITraitCollection
+        /// The macOS appearance it was drawn with.
+        public let appearance: NSAppearance?
+        /// The view the image shows (an OpenMapKit addition).
+        public let viewport: MapViewport
+
+        init(image: UIImage, traitCollection: UITraitCollection, appearance: NSAppearance?, viewport: MapViewport) {
+            (self.image, self.traitCollection, self.appearance, self.viewport) = (image, traitCollection, appearance, viewport)
+        }
+
+        /// Where `coordinate` is in the image, in points from its top-left corner.
+        public func point(for coordinate: CLLocationCoordinate2D) -> CGPoint {
+            viewport.convert(coordinate)
+        }
+    }
+}
+
+/// The drawing shared by ``MKMapSnapshotter`` and ``Map``: style, passes, overlays, annotations.
+enum SnapshotEngine {
+    static func render(options: MKMapSnapshotter.Options, dataSource explicit: MapDataSource?,
+                       isCancelled: () -> Bool = { false }) throws -> MKMapSnapshotter.Snapshot {
+        let size = options.size, scale = Double(options.scale)
+        guard size.width > 0, size.height > 0, size.width.isFinite, size.height.isFinite else {
+            throw MKError(.unknown, reason: "snapshot size \(size.width) × \(size.height) is not a positive size")
+        }
+        guard scale > 0, scale.isFinite, scale <= 8 else { throw MKError(.unknown, reason: "snapshot scale \(scale) is not between 0 and 8") }
+        let viewport = options.viewport
+        let replacesMap = options.overlays.contains { $0.renderer.overlay.canReplaceMapContent }
+        let canvas: RenderCanvas
+        do { canvas = try RenderCanvas(width: Double(size.width), height: Double(size.height), scale: scale) } catch {
+            throw MKError(.unknown, reason: error.description)
+        }
+        if isCancelled() { throw CancellationError() }
+
+        let below = options.overlays.filter { $0.level == .aboveRoads }.map(\.renderer)
+        let above = options.overlays.filter { $0.level == .aboveLabels }.map(\.renderer)
+        if replacesMap {
+            canvas.fill(RenderColor(red: 0.96, green: 0.95, blue: 0.93))
+            for renderer in below + above { renderer.render(on: canvas, viewport: viewport); if isCancelled() { throw CancellationError() } }
+        } else {
+            let dataSource = try explicit ?? MapDataSource.resolved()
+            let style = try makeStyle(options: options, dataSource: dataSource)
+            let loader = makeLoader(style: style, dataSource: dataSource, scale: scale, styleURL: options.styleURL)
+            let center = viewport.centerCoordinate, zoom = viewport.zoomLevel, bearing = viewport.heading
+            func draw(_ style: Style) throws -> RenderCanvas {
+                do {
+                    return try StyleRenderer(style: style, loader: loader)
+                        .render(center: center, zoom: zoom, bearing: bearing, width: Double(size.width), height: Double(size.height), pixelRatio: scale)
+                } catch {
+                    throw MKError(.serverFailure, reason: "cannot draw the map: \(error.description)")
+                }
+            }
+            if below.isEmpty {
+                canvas.draw(try draw(style))
+            } else {
+                // MapKit's aboveRoads level lies between the base map and its labels.
+                let (base, labels) = style.splitAtFirstSymbolLayer()
+                canvas.draw(try draw(base))
+                if isCancelled() { throw CancellationError() }
+                for renderer in below { renderer.render(on: canvas, viewport: viewport) }
+                if !labels.layers.isEmpty { canvas.draw(try draw(labels)) }
+            }
+            if isCancelled() { throw CancellationError() }
+            for renderer in above { renderer.render(on: canvas, viewport: viewport) }
+        }
+        if isCancelled() { throw CancellationError() }
+        AnnotationDrawing.draw(markers: options.markers, annotations: options.customAnnotations, userLocation: options.userLocation,
+                               showTitles: options.showsAnnotationTitles, dark: options.isDark, on: canvas, viewport: viewport)
+        return MKMapSnapshotter.Snapshot(image: UIImage(canvas: canvas), traitCollection: options.traitCollection,
+                                         appearance: options.appearance, viewport: viewport)
+    }
+
+    /// The style for the options: a style file or the configuration's built-in style, with the
+    /// POI filter and building switch applied.
+    static func makeStyle(options: MKMapSnapshotter.Options, dataSource: MapDataSource) throws -> Style {
+        var style: Style
+        if let url = options.styleURL {
+            do { style = try Style(data: [UInt8](Data(contentsOf: url))) } catch {
+                throw MKError(.serverFailure, reason: "\(url.path): \(error)")
+            }
+        } else {
+            let builtIn = options.preferredConfiguration.defaultStyle(dark: options.isDark)
+            if builtIn == .hybrid || builtIn == .imagery, dataSource.imagery == nil {
+                throw MKError(.serverFailure, reason: "the \(builtIn.rawValue) map needs imagery tiles: give the map data source "
+                              + "an MKTileOverlay (MapDataSource(path:imagery:))")
+            }
+            style = builtIn.style
+        }
+        options.effectivePointOfInterestFilter?.apply(to: &style)
+        if !options.showsBuildings { style.layers.removeAll { $0.sourceLayer == "building" } }
+        return style
+    }
+
+    /// Where the renderer reads: imagery tiles from the data source's imagery overlay, vector tiles
+    /// from its bundles (or, in a style file, from the files its sources name), resources from the
+    /// built-in styles or the style file's folder.
+    static func makeLoader(style: Style, dataSource: MapDataSource, scale: Double, styleURL: URL?) -> StyleResourceLoader {
+        let files = styleURL.map { StyleResourceLoader.files(relativeTo: $0.deletingLastPathComponent().path, style: style) }
+        var fromFiles: Set<String> = []
+        for (id, source) in style.sources where files != nil {
+            if !source.tiles.isEmpty, !source.tiles.allSatisfy({ $0.hasPrefix("bundle://") }) { fromFiles.insert(id) }
+        }
+        let fileSources = fromFiles
+        let imagery = dataSource.imagery
+        return StyleResourceLoader(tile: { sourceID, id in
+            if sourceID == DefaultStyle.imagerySourceID, let imagery {
+                let path = imagery.path(x: id.x, y: id.y, z: id.z, scale: CGFloat(scale))
+                return imagery.tileData(at: path).map { [UInt8]($0) }
+            }
+            if fileSources.contains(sourceID) { return files?.tile(sourceID, id) }
+            return dataSource.vectorTile(id)
+        }, resource: { url in
+            DefaultStyle.resource(url) ?? files?.resource(url)
+        })
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import MapRender
+
+/// A balloon marker to draw: MapKit's `MKMarkerAnnotationView` and SwiftUI's `Marker`.
+struct MarkerItem: @unchecked Sendable {
+    enum Glyph {
+        /// MapKit's default glyph (the pin).
+        case pin
+        /// Up to three letters.
+        case text(String)
+        case icon(PointOfInterestIcon)
+        case image(UIImage)
+    }
+
+    var coordinate: CLLocationCoordinate2D
+    var title: String?
+    var tint: RenderColor
+    var glyph: Glyph
+    var showsTitle = true
+    /// The annotation it stands for, when made from one.
+    var annotation: (any MKAnnotation)?
+
+    /// MapKit's default marker colour.
+    static let defaultTint = UIColor.systemRed.renderColor
+
+    init(coordinate: CLLocationCoordinate2D, title: String?, tint: RenderColor = MarkerItem.defaultTint, glyph: Glyph = .pin) {
+        (self.coordinate, self.title, self.tint, self.glyph) = (coordinate, title, tint, glyph)
+    }
+
+    init(annotation: any MKAnnotation) {
+        self.init(coordinate: annotation.coordinate, title: annotation.title ?? nil)
+        self.annotation = annotation
+    }
+
+    /// The glyph for an SF Symbols name: the icon that looks like it, else the pin.
+    static func glyph(systemImage name: String) -> Glyph {
+        PointOfInterestIcon(systemImageName: name).map(Glyph.icon) ?? .pin
+    }
+}
+
+/// A custom annotation to draw: SwiftUI's `Annotation`, its content drawn in a box of `size`
+/// points placed so that `anchor` (a unit point of the box) sits on the coordinate.
+struct AnnotationItem: @unchecked Sendable {
+    var coordinate: CLLocationCoordinate2D
+    var title: String?
+    var anchor: UnitPoint
+    var content: any AnnotationContent
+    var showsTitle = true
+}
+
+/// How markers, annotations and the user's location are drawn over a snapshot.
+///
+/// Markers are MapKit's balloons: a disc in the tint colour with a tail whose tip is on the
+/// coordinate, a white glyph, a soft shadow, and the title under the tip in dark text with a white
+/// halo (light text with a dark halo on the dark map). Southern markers are drawn in front of
+/// northern ones. Titles are placed in the order given (first given, first placed) and a title
+/// that would overlap an already placed title or another marker's balloon is not drawn, as MapKit
+/// hides colliding titles.
+enum AnnotationDrawing {
+    static let headRadius = 14.0
+    static let tipToCenter = 25.0
+    static let titleSize = 11.0
+    static let titleStack = ["Noto Sans Bold"]
+    private static let fontLock = NSLock()
+    /// Faces that only shape, and twins of them that only draw: a face's FreeType size is shared
+    /// by HarfBuzz and Cairo and drawing leaves it at the drawn size, so a face that has drawn
+    /// would shape later text with wrong advances.
+    private static let shapingFonts = FontCatalog(entries: FontCatalog.installed.entries)
+    private static let drawingFonts = FontCatalog(entries: FontCatalog.installed.entries)
+
+    /// Shapes a line (under the lock: FreeType faces are not thread-safe).
+    static func shape(_ text: String, stack: [String] = titleStack, size: Double) -> [ShapedRun] {
+        fontLock.withLock { (try? shapingFonts.shapeLine(text, stack: stack, size: size)) ?? [] }
+    }
+
+    /// Draws shaped runs from `x` along the baseline `y`, with a halo first when `halo` is given.
+    static func draw(_ runs: [ShapedRun], x: Double, y: Double, color: RenderColor, halo: (width: Double, color: RenderColor)? = nil,
+                     on canvas: RenderCanvas) {
+        fontLock.withLock {
+            let faces = runs.map { run in
+                drawingFonts.entries.first { $0.path == run.font.path }.flatMap { try? drawingFonts.face($0) }
+            }
+            if let halo {
+                var penX = x
+                for (run, face) in zip(runs, faces) {
+                    if let face { canvas.drawHalo(run, x: penX, y: y, width: halo.width, color: halo.color, face: face) }
+                    penX += run.advance
+                }
+            }
+            var penX = x
+            for (run, face) in zip(runs, faces) {
+                if let face { canvas.draw(run, x: penX, y: y, color: color, face: face) }
+                penX += run.advance
+            }
+        }
+    }
+
+    /// The titles drawn by the last call, for tests (titles, in drawing order).
+    nonisolated(unsafe) static var lastDrawnTitles: [String] = []
+
+    static func draw(markers: [MarkerItem], annotations: [AnnotationItem], userLocation: CLLocationCoordinate2D?,
+                     showTitles: Bool, dark: Bool = false, on canvas: RenderCanvas, viewport: MapViewport) {
+        if let userLocation { drawUserLocation(at: viewport.convert(userLocation), on: canvas) }
+        let placed = markers.map { (item: $0, point: viewport.convert($0.coordinate)) }.filter { $0.point.x.isFinite && $0.point.y.isFinite }
+        let boxes = placed.map { balloonBox(at: $0.point) }
+        for annotation in annotations {
+            let point = viewport.convert(annotation.coordinate)
+            guard point.x.isFinite, point.y.isFinite else { continue }
+            let size = annotation.content.contentSize
+            let rect = CGRect(x: Double(point.x) - Double(size.width) * annotation.anchor.x,
+                              y: Double(point.y) - Double(size.height) * annotation.anchor.y, width: Double(size.width), height: Double(size.height))
+            annotation.content.draw(on: canvas, in: rect)
+        }
+        for index in placed.indices.sorted(by: { placed[$0].point.y < placed[$1].point.y }) {
+            drawBalloon(placed[index].item, at: placed[index].point, on: canvas)
+        }
+        // Titles: the first given wins; a title must not cover another title or another balloon.
+        var taken: [CGRect] = []
+        var drawn: [String] = []
+        var titled: [(title: String, anchor: CGPoint, index: Int?)] = []
+        for (index, marker) in placed.enumerated() where showTitles && marker.item.showsTitle {
+            if let title = marker.item.title, !title.isEmpty { titled.append((title, marker.point, index)) }
+        }
+        for annotation in annotations where showTitles && annotation.showsTitle {
+            guard let title = annotation.title, !title.isEmpty else { continue }
+            let point = viewport.convert(annotation.coordinate)
+            let size = annotation.content.contentSize
+            let bottom = Double(point.y) + Double(size.height) * (1 - annotation.anchor.y)
+            titled.append((title, CGPoint(x: point.x, y: bottom), nil))
+        }
+        for entry in titled {
+            let runs = shape(entry.title, size: titleSize)
+            guard !runs.isEmpty else { continue }
+            let width = runs.reduce(0) { $0 + $1.advance }
+            let rect = CGRect(x: Double(entry.anchor.x) - width / 2 - 2, y: Double(entry.anchor.y) + 1, width: width + 4, height: titleSize + 5)
+            let hitsBalloon = boxes.enumerated().contains { $0.offset != entry.index && $0.element.intersects(rect) }
+            guard !hitsBalloon, !taken.contains(where: { $0.intersects(rect) }) else { continue }
+            taken.append(rect)
+            drawn.append(entry.title)
+            draw(runs, x: Double(entry.anchor.x) - width / 2, y: Double(entry.anchor.y) + 1 + titleSize,
+                 color: dark ? RenderColor(red: 0.92, green: 0.92, blue: 0.94) : RenderColor(red: 0.2, green: 0.2, blue: 0.22),
+                 halo: (3, dark ? RenderColor(red: 0.1, green: 0.1, blue: 0.12, alpha: 0.9) : RenderColor(red: 1, green: 1, blue: 1, alpha: 0.95)),
+                 on: canvas)
+        }
+        fontLock.withLock { lastDrawnTitles = drawn }
+    }
+
+    /// The square the balloon covers, tip at `point`.
+    static func balloonBox(at point: CGPoint) -> CGRect {
+        CGRect(x: Double(point.x) - headRadius, y: Double(point.y) - tipToCenter - headRadius, width: 2 * headRadius, height: tipToCenter + headRadius)
+    }
+
+    /// The balloon outline: a disc above the point and a tail down to it.
+    static func balloonPath(tipX x: Double, tipY y: Double) -> [RenderPathElement] {
+        let cy = y - tipToCenter, r = headRadius
+        let alpha = acos(r / tipToCenter)
+        return [.move(x: x, y: y),
+                .arc(centerX: x, centerY: cy, radius: r, startAngle: .pi / 2 + alpha, endAngle: 2 * .pi + .pi / 2 - alpha),
+                .close]
+    }
+
+    static func drawBalloon(_ marker: MarkerItem, at point: CGPoint, on canvas: RenderCanvas) {
+        let x = Double(point.x), y = Double(point.y)
+        let path = balloonPath(tipX: x, tipY: y)
+        canvas.fillShadow(path: path, offsetX: 0, offsetY: 1, blur: 2, color: RenderColor(red: 0, green: 0, blue: 0, alpha: 0.22))
+        canvas.fill(path: path, color: marker.tint)
+        let edge = RenderColor(red: marker.tint.red * 0.75, green: marker.tint.green * 0.75, blue: marker.tint.blue * 0.75, alpha: marker.tint.alpha)
+        canvas.stroke(path: path, style: RenderStrokeStyle(width: 0.75), color: edge)
+        let cx = x, cy = y - tipToCenter
+        switch marker.glyph {
+        case .pin:
+            PointOfInterestIcon.pin.draw(on: canvas, centerX: cx, centerY: cy, size: 18, color: .white)
+        case .icon(let icon):
+            icon.draw(on: canvas, centerX: cx, centerY: cy, size: 17, color: .white)
+        case .text(let text):
+            drawMonogram(String(text.prefix(3)), centerX: cx, centerY: cy, on: canvas)
+        case .image(let image):
+            guard let rendered = try? image.canvas.makeImage() else { return }
+            let side = 18.0
+            canvas.draw(rendered, x: cx - side / 2, y: cy - side / 2, width: side, height: side)
+        }
+    }
+
+    static func drawMonogram(_ text: String, centerX: Double, centerY: Double, on canvas: RenderCanvas) {
+        let size = text.count <= 1 ? 15.0 : text.count == 2 ? 13.0 : 10.5
+        let runs = shape(text, size: size)
+        let width = runs.reduce(0) { $0 + $1.advance }
+        draw(runs, x: centerX - width / 2, y: centerY + size * 0.36, color: .white, on: canvas)
+    }
+
+    /// MapKit's user-location dot: blue with a white ring and a soft halo.
+    static func drawUserLocation(at point: CGPoint, on canvas: RenderCanvas) {
+        let x = Double(point.x), y = Double(point.y)
+        guard x.isFinite, y.isFinite else { return }
+        let blue = UIColor.systemBlue.renderColor
+        canvas.fillCircle(x: x, y: y, radius: 16, color: RenderColor(red: blue.red, green: blue.green, blue: blue.blue, alpha: 0.15))
+        canvas.fillShadow(path: [.arc(centerX: x, centerY: y, radius: 9, startAngle: 0, endAngle: 2 * .pi)], offsetX: 0, offsetY: 1,
+                          blur: 2, color: RenderColor(red: 0, green: 0, blue: 0, alpha: 0.3))
+        canvas.fillCircle(x: x, y: y, radius: 9, color: .white)
+        canvas.fillCircle(x: x, y: y, radius: 6.5, color: blue)
+    }
+}
