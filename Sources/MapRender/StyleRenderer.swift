@@ -100,6 +100,10 @@ public final class StyleRenderer {
     /// image's edge). 0, the default, places only labels wholly inside the image; a tile renderer
     /// that draws tiles with a margin can keep labels crossing tile edges consistent.
     public var labelMargin: Double = 0
+    /// Rectangles of the image, in points from its top-left corner, where no label may be
+    /// placed: where the caller will draw markers and their titles, so that the map's own labels
+    /// make way for them as they do in MapKit.
+    public var reservedLabelAreas: [(x: Double, y: Double, width: Double, height: Double)] = []
     /// The fonts labels are drawn with: the installed fonts, opened by this renderer only.
     /// Made on the first render with labels, so styles without text never scan the fonts.
     private lazy var fonts = FontCatalog(entries: FontCatalog.installed.entries)
@@ -223,6 +227,9 @@ public final class StyleRenderer {
         let sheets = sprites[highDensity] ?? StyleSprites()
         var placer = SymbolPlacer(transform: transform, zoom: zoom, pixelRatio: pixelRatio, width: width, height: height,
                                   margin: labelMargin, catalog: fonts, sprites: sheets, shapes: labelShapes.count < 50_000 ? labelShapes : [:])
+        for area in reservedLabelAreas where area.width > 0 && area.height > 0 {
+            placer.collision.insert(CollisionBox(minX: area.x, minY: area.y, maxX: area.x + area.width, maxY: area.y + area.height))
+        }
         for (index, layer) in symbolLayers.reversed() {
             guard let sourceID = layer.layer.source else { continue }
             if groups[sourceID] == nil { groups[sourceID] = featureGroups(sourceID: sourceID, zoom: zoom, transform: transform) }

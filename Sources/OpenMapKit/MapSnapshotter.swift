@@ -357,9 +357,14 @@ enum SnapshotEngine {
             let style = try makeStyle(options: options, dataSource: dataSource)
             let loader = makeLoader(style: style, dataSource: dataSource, scale: scale, styleURL: options.styleURL)
             let center = viewport.centerCoordinate, zoom = viewport.zoomLevel, bearing = viewport.heading
+            // The map's labels make way for the markers and annotations drawn over it.
+            let reserved = AnnotationDrawing.reservedAreas(markers: options.markers, annotations: options.customAnnotations,
+                                                           showTitles: options.showsAnnotationTitles, viewport: viewport)
             func draw(_ style: Style) throws -> RenderCanvas {
                 do {
-                    return try StyleRenderer(style: style, loader: loader)
+                    let renderer = try StyleRenderer(style: style, loader: loader)
+                    renderer.reservedLabelAreas = reserved
+                    return try renderer
                         .render(center: center, zoom: zoom, bearing: bearing, width: Double(size.width), height: Double(size.height), pixelRatio: scale)
                 } catch {
                     throw MKError(.serverFailure, reason: "cannot draw the map: \(error.description)")

@@ -145,6 +145,31 @@ enum AnnotationDrawing {
         fontLock.withLock { lastDrawnTitles = drawn }
     }
 
+    /// Where markers, their titles and annotations will be drawn, so the map's labels keep clear
+    /// of them (titles are measured as drawn; whether a title ends up drawn is decided later, so
+    /// each one's place is kept free).
+    static func reservedAreas(markers: [MarkerItem], annotations: [AnnotationItem], showTitles: Bool,
+                              viewport: MapViewport) -> [(x: Double, y: Double, width: Double, height: Double)] {
+        var areas: [CGRect] = []
+        for marker in markers {
+            let point = viewport.convert(marker.coordinate)
+            guard point.x.isFinite, point.y.isFinite else { continue }
+            areas.append(balloonBox(at: point))
+            if showTitles, marker.showsTitle, let title = marker.title, !title.isEmpty {
+                let width = shape(title, size: titleSize).reduce(0) { $0 + $1.advance }
+                areas.append(CGRect(x: Double(point.x) - width / 2 - 2, y: Double(point.y) + 1, width: width + 4, height: titleSize + 5))
+            }
+        }
+        for annotation in annotations {
+            let point = viewport.convert(annotation.coordinate)
+            guard point.x.isFinite, point.y.isFinite else { continue }
+            let size = annotation.content.contentSize
+            areas.append(CGRect(x: Double(point.x) - Double(size.width) * annotation.anchor.x,
+                                y: Double(point.y) - Double(size.height) * annotation.anchor.y, width: Double(size.width), height: Double(size.height)))
+        }
+        return areas.map { (Double($0.origin.x), Double($0.origin.y), Double($0.size.width), Double($0.size.height)) }
+    }
+
     /// The square the balloon covers, tip at `point`.
     static func balloonBox(at point: CGPoint) -> CGRect {
         CGRect(x: Double(point.x) - headRadius, y: Double(point.y) - tipToCenter - headRadius, width: 2 * headRadius, height: tipToCenter + headRadius)

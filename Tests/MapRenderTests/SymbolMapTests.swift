@@ -84,5 +84,15 @@ final class SymbolMapTests: XCTestCase {
             for b in roads[(i + 1)...] where LineLabelPlacement.distance(a.anchor, b.anchor) < 10 { duplicates += 1 }
         }
         XCTAssertEqual(duplicates, 0)
+
+        // Areas the caller reserves (markers drawn over the map) keep every label out: with the
+        // left half reserved, no glyph lands there, and labels still fill the right half.
+        XCTAssertTrue(renderer.placedSymbols.values.joined().contains { $0.glyphs.contains { $0.x < 390 } })
+        renderer.reservedLabelAreas = [(x: 0, y: 0, width: 400, height: 600)]
+        _ = try renderer.render(center: CLLocationCoordinate2D(latitude: 43.7384, longitude: 7.4246), zoom: 15.5,
+                                width: 800, height: 600, pixelRatio: 1)
+        let reserved = renderer.placedSymbols.values.joined()
+        XCTAssertGreaterThan(reserved.count, 3)
+        XCTAssertFalse(reserved.contains { $0.glyphs.contains { $0.x < 390 } }, "a label in the reserved half")
     }
 }
