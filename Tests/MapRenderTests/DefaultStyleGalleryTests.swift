@@ -10,32 +10,11 @@ import XCTest
 /// level. The images are written to a temporary folder for looking at; the assertions check what
 /// a user would see at each zoom.
 final class DefaultStyleGalleryTests: XCTestCase {
-    nonisolated(unsafe) static var archive: MBTilesArchive?
-    static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmapkit-gallery-\(getpid())")
     static let output = FileManager.default.temporaryDirectory.appendingPathComponent("openmapkit-default-styles")
-
-    override class func setUp() {
-        super.setUp()
-        let monaco = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/data/osm/monaco.osm.pbf").standardized
-        let bundle = folder.appendingPathComponent("monaco.omk")
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            _ = try BundleImporter().importPBF(at: monaco, to: bundle)
-            archive = try MapBundle(url: bundle).tiles()
-        } catch {
-            print("cannot import \(monaco.path): \(error)")
-        }
-    }
-
-    override class func tearDown() {
-        archive = nil
-        try? FileManager.default.removeItem(at: folder)
-        super.tearDown()
-    }
 
     private func render(_ style: DefaultStyle, zoom: Double, center: CLLocationCoordinate2D = CLLocationCoordinate2D(latitude: 43.7365, longitude: 7.4230),
                         size: Double = 512, scale: Double = 1, imagery: (@Sendable (TileID) -> [UInt8]?)? = nil) throws -> RenderCanvas {
-        let archive = try XCTUnwrap(Self.archive, "the Monaco bundle did not import")
+        let archive = try MonacoTiles.archive()
         let loader = StyleResourceLoader(tile: { source, id in
             if source == DefaultStyle.imagerySourceID { return imagery?(id) }
             return (try? archive.tile(id)).flatMap { $0.map { [UInt8]($0) } }

@@ -12,36 +12,11 @@ import XCTest
 /// the map on either side of it, with no line of background or doubled colour where the two
 /// tiles' clips meet — whether the edge falls between two pixel columns or across a pixel row.
 final class OverzoomSeamTests: XCTestCase {
-    nonisolated(unsafe) private static var bundleFolder: URL?
-    nonisolated(unsafe) private static var importError: Error?
-
     /// The z14 tile over La Condamine; its top-left corner is the edge crossing tested.
     private static let tile = (x: 8530, y: 5974)
 
-    override class func setUp() {
-        super.setUp()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("OverzoomSeamTests-\(getpid())")
-        do {
-            try? FileManager.default.removeItem(at: folder)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let bundle = folder.appendingPathComponent("monaco.omk")
-            _ = try BundleImporter().importPBF(at: TestData.shared("data/osm/monaco.osm.pbf"), to: bundle)
-            bundleFolder = bundle
-        } catch {
-            importError = error
-        }
-    }
-
-    override class func tearDown() {
-        if let folder = bundleFolder?.deletingLastPathComponent() { try? FileManager.default.removeItem(at: folder) }
-        super.tearDown()
-    }
-
     func testNoSeamsAlongTileEdgesWhenOverzoomed() throws {
-        if let error = Self.importError { throw error }
-        let archive = try MapBundle(url: XCTUnwrap(Self.bundleFolder)).tiles()
-        let loader = StyleResourceLoader(tile: { _, id in (try? archive.tile(id)).flatMap { $0.map { [UInt8]($0) } } },
-                                         resource: DefaultStyle.resource)
+        let loader = try MonacoTiles.loader()
         // Dashed lines are left out: their pattern restarts in each tile (as in MapLibre, where a
         // tile's line starts at its buffer), so a dash may legitimately end at a tile edge.
         var style = DefaultStyle.standard.style.splitAtFirstSymbolLayer().base

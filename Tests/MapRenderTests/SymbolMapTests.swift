@@ -33,14 +33,7 @@ final class SymbolMapTests: XCTestCase {
     """
 
     func testMonacoWithLabels() throws {
-        let pbf = TestData.shared("data/osm/monaco.osm.pbf")
-        guard FileManager.default.fileExists(atPath: pbf.path) else { throw XCTSkip("no Monaco extract at \(pbf.path)") }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmapkit-symbol-map-\(ProcessInfo.processInfo.processIdentifier)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let bundleURL = folder.appendingPathComponent("monaco.omk")
-        _ = try BundleImporter().importPBF(at: pbf, to: bundleURL)
-        let archive = try MapBundle(url: bundleURL).tiles()
+        let archive = try MonacoTiles.archive()
         let renderer = try StyleRenderer(style: Style(text: Self.style), loader: StyleResourceLoader(tile: { _, id in
             (try? archive.tile(id)).map { [UInt8]($0) }
         }))

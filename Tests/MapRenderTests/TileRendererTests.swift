@@ -7,42 +7,15 @@ import MapStyle
 import TestSupport
 import XCTest
 
-/// Raster tiles of a real bundle (Monaco, imported once for the class): sizes, the seams between
+/// Raster tiles of a real bundle (Monaco, imported once per test process): sizes, the seams between
 /// neighbours, and the MapLibre zoom convention that makes a 256-point tile a quarter of a
 /// 512-point one.
 final class TileRendererTests: XCTestCase {
-    nonisolated(unsafe) private static var bundleFolder: URL?
-    nonisolated(unsafe) private static var importError: Error?
-
     /// Tiles over the harbour of Monaco (La Condamine, the palace, Fontvieille): roads, buildings
     /// and labels cross their edges.
     private static let harbour = (z: 16, x: 34120, y: 23897)
 
-    override class func setUp() {
-        super.setUp()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("TileRendererTests-\(getpid())")
-        do {
-            try? FileManager.default.removeItem(at: folder)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let bundle = folder.appendingPathComponent("monaco.omk")
-            _ = try BundleImporter().importPBF(at: TestData.shared("data/osm/monaco.osm.pbf"), to: bundle)
-            bundleFolder = bundle
-        } catch {
-            importError = error
-        }
-    }
-
-    override class func tearDown() {
-        if let folder = bundleFolder?.deletingLastPathComponent() { try? FileManager.default.removeItem(at: folder) }
-        super.tearDown()
-    }
-
-    private func loader() throws -> StyleResourceLoader {
-        if let error = Self.importError { throw error }
-        let archive = try MapBundle(url: XCTUnwrap(Self.bundleFolder)).tiles()
-        return StyleResourceLoader(tile: { _, id in (try? archive.tile(id)).flatMap { $0.map { [UInt8]($0) } } },
-                                   resource: DefaultStyle.resource)
-    }
+    private func loader() throws -> StyleResourceLoader { try MonacoTiles.loader() }
 
     /// The default style without its labels: everything in it is drawn from geometry alone, so
     /// tiles must match a larger view pixel for pixel.
