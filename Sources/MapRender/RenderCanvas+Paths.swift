@@ -85,7 +85,7 @@ extension RenderCanvas {
     /// Draws a shaped run's outline `width` points wide (a text halo), the first glyph's origin
     /// at (`x`, `y`) on the baseline. Drawn before the text itself, it keeps text readable on
     /// any background.
-    public func drawHalo(_ run: ShapedRun, x: Double, y: Double, width: Double, color: RenderColor, face: FontFace? = nil) {
+    public func drawHalo(_ run: ShapedRun, x: Double, y: Double, width: Double, color: RenderColor) {
         guard width > 0, width.isFinite else { return }
         var glyphs: [cairo_glyph_t] = []
         var penX = x
@@ -93,31 +93,13 @@ extension RenderCanvas {
             glyphs.append(cairo_glyph_t(index: UInt(glyph.id), x: penX + glyph.xOffset, y: y - glyph.yOffset))
             penX += glyph.xAdvance
         }
-        cairo_set_font_face(cairo, (face ?? run.font).cairoFace)
+        cairo_set_font_face(cairo, run.font.cairoFace)
         cairo_set_font_size(cairo, run.size)
         cairo_new_path(cairo)
         cairo_glyph_path(cairo, glyphs, Int32(glyphs.count))
         applyStroke(RenderStrokeStyle(width: width, cap: .round, join: .round))
         setSource(color)
         cairo_stroke(cairo)
-    }
-
-    /// Draws a shaped run with `face`, a second opening of the run's font file (same glyph ids).
-    ///
-    /// A face's FreeType size is shared by HarfBuzz and Cairo, and drawing leaves it at the drawn
-    /// size, so text shaped after a face has drawn gets wrong advances; shaping with faces that
-    /// never draw and drawing with their twins keeps both right.
-    public func draw(_ run: ShapedRun, x: Double, y: Double, color: RenderColor, face: FontFace) {
-        var glyphs: [cairo_glyph_t] = []
-        var penX = x
-        for glyph in run.glyphs {
-            glyphs.append(cairo_glyph_t(index: UInt(glyph.id), x: penX + glyph.xOffset, y: y - glyph.yOffset))
-            penX += glyph.xAdvance
-        }
-        cairo_set_font_face(cairo, face.cairoFace)
-        cairo_set_font_size(cairo, run.size)
-        setSource(color)
-        cairo_show_glyphs(cairo, glyphs, Int32(glyphs.count))
     }
 
     /// Composites another canvas of the same size in points on top of this one at `opacity` (the

@@ -62,34 +62,29 @@ enum AnnotationDrawing {
     static let titleSize = 11.0
     static let titleStack = ["Noto Sans Bold"]
     private static let fontLock = NSLock()
-    /// Faces that only shape, and twins of them that only draw: a face's FreeType size is shared
-    /// by HarfBuzz and Cairo and drawing leaves it at the drawn size, so a face that has drawn
-    /// would shape later text with wrong advances.
-    private static let shapingFonts = FontCatalog(entries: FontCatalog.installed.entries)
-    private static let drawingFonts = FontCatalog(entries: FontCatalog.installed.entries)
+    /// The fonts titles are shaped and drawn with (a `FontFace` keeps shaping and drawing apart,
+    /// so one catalogue serves both).
+    private static let fonts = FontCatalog(entries: FontCatalog.installed.entries)
 
     /// Shapes a line (under the lock: FreeType faces are not thread-safe).
     static func shape(_ text: String, stack: [String] = titleStack, size: Double) -> [ShapedRun] {
-        fontLock.withLock { (try? shapingFonts.shapeLine(text, stack: stack, size: size)) ?? [] }
+        fontLock.withLock { (try? fonts.shapeLine(text, stack: stack, size: size)) ?? [] }
     }
 
     /// Draws shaped runs from `x` along the baseline `y`, with a halo first when `halo` is given.
     static func draw(_ runs: [ShapedRun], x: Double, y: Double, color: RenderColor, halo: (width: Double, color: RenderColor)? = nil,
                      on canvas: RenderCanvas) {
         fontLock.withLock {
-            let faces = runs.map { run in
-                drawingFonts.entries.first { $0.path == run.font.path }.flatMap { try? drawingFonts.face($0) }
-            }
             if let halo {
                 var penX = x
-                for (run, face) in zip(runs, faces) {
-                    if let face { canvas.drawHalo(run, x: penX, y: y, width: halo.width, color: halo.color, face: face) }
+                for run in runs {
+                    canvas.drawHalo(run, x: penX, y: y, width: halo.width, color: halo.color)
                     penX += run.advance
                 }
             }
             var penX = x
-            for (run, face) in zip(runs, faces) {
-                if let face { canvas.draw(run, x: penX, y: y, color: color, face: face) }
+            for run in runs {
+                canvas.draw(run, x: penX, y: y, color: color)
                 penX += run.advance
             }
         }
