@@ -53,7 +53,9 @@ public enum Compression {
         while true {
             if produced == output.count {
                 guard output.count < limit else { throw CompressionError("inflated data exceeds the limit of \(limit) bytes") }
-                output.append(contentsOf: repeatElement(0, count: min(output.count, limit - output.count)))
+                // Grown by a whole zeroed array (copied in bulk): appending a `repeatElement`
+                // goes element by element in debug builds, seconds for a large tile.
+                output.append(contentsOf: [UInt8](repeating: 0, count: min(output.count, limit - output.count)))
             }
             let status: Int32 = output.withUnsafeMutableBytes { out in
                 stream.next_out = out.baseAddress!.assumingMemoryBound(to: Bytef.self) + produced
