@@ -286,66 +286,6 @@ public final class RenderCanvas {
         cairo_set_dash(cairo, nil, 0, 0)
     }
 
-    /// Fills many polygons (each its exterior ring, then its holes) as one path with one Cairo
-    /// call, for an opaque colour where drawing them one by one would give the same pixels. Each
-    /// polygon's exterior is wound one way and its holes the other, so the non-zero rule fills
-    /// every polygon's inside whether or not they overlap (even–odd would cancel overlaps).
-    func fill(polygons: [[[(x: Double, y: Double)]]], color: RenderColor) {
-        cairo_new_path(cairo)
-        var any = false
-        for polygon in polygons {
-            for (index, ring) in polygon.enumerated() where ring.count >= 3 {
-                var area = 0.0
-                var previous = ring[ring.count - 1]
-                for p in ring {
-                    area += (previous.x - p.x) * (previous.y + p.y)
-                    previous = p
-                }
-                // Exteriors positive, holes negative; a ring without area adds nothing either way.
-                let forward = index == 0 ? area >= 0 : area < 0
-                if forward {
-                    cairo_move_to(cairo, ring[0].x, ring[0].y)
-                    for i in 1..<ring.count { cairo_line_to(cairo, ring[i].x, ring[i].y) }
-                } else {
-                    cairo_move_to(cairo, ring[ring.count - 1].x, ring[ring.count - 1].y)
-                    for i in stride(from: ring.count - 2, through: 0, by: -1) { cairo_line_to(cairo, ring[i].x, ring[i].y) }
-                }
-                cairo_close_path(cairo)
-                any = true
-            }
-        }
-        guard any else { return }
-        cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_WINDING)
-        setSource(color)
-        cairo_fill(cairo)
-        cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_EVEN_ODD)
-    }
-
-    /// Strokes open lines and closed rings as one path with one Cairo call: the parts' union is
-    /// drawn once, which for an opaque colour matches stroking them one by one.
-    func strokeUnion(open: [[(x: Double, y: Double)]], closed: [[(x: Double, y: Double)]], width: Double, color: RenderColor,
-                     cap: LineCap, join: LineJoin, miterLimit: Double) {
-        guard width > 0, width.isFinite else { return }
-        cairo_set_line_width(cairo, width)
-        cairo_set_line_cap(cairo, cap == .round ? CAIRO_LINE_CAP_ROUND : cap == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT)
-        cairo_set_line_join(cairo, join == .round ? CAIRO_LINE_JOIN_ROUND : join == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER)
-        cairo_set_miter_limit(cairo, max(1, miterLimit))
-        cairo_set_dash(cairo, nil, 0, 0)
-        cairo_new_path(cairo)
-        var any = false
-        for (lines, isClosed) in [(open, false), (closed, true)] {
-            for points in lines where points.count >= 2 {
-                cairo_move_to(cairo, points[0].x, points[0].y)
-                for i in 1..<points.count { cairo_line_to(cairo, points[i].x, points[i].y) }
-                if isClosed { cairo_close_path(cairo) }
-                any = true
-            }
-        }
-        guard any else { return }
-        setSource(color)
-        cairo_stroke(cairo)
-    }
-
     private func strokeEach(_ lines: [[(x: Double, y: Double)]], closed: Bool) {
         for points in lines where points.count >= 2 {
             cairo_new_path(cairo)
