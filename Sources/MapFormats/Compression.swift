@@ -167,4 +167,11 @@ extension Compression {
         }
         return try result.get()
     }
+
+    /// The CRC-32 of ISO 3309 (gzip's and PNG's), by zlib.
+    public static func crc32<D: ContiguousBytes>(_ data: D) -> UInt32 {
+        data.withUnsafeBytes { raw in
+            UInt32(CZlib.crc32(0, raw.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(raw.count)))
+        }
+    }
 }

@@ -63,7 +63,7 @@ extension RenderCanvas {
         png.reserveCapacity(compressed.count + 64)
         func chunk(_ type: String, _ body: [UInt8]) {
             let typed = Array(type.utf8) + body
-            png += bigEndian(UInt32(body.count)) + typed + bigEndian(PNGChecksum.crc32(typed))
+            png += bigEndian(UInt32(body.count)) + typed + bigEndian(Compression.crc32(typed))
         }
         func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
         // IHDR: size, 8 bits per channel, colour type 2 (RGB) or 6 (RGBA), deflate, adaptive filtering, no interlace.
@@ -71,22 +71,5 @@ extension RenderCanvas {
         chunk("IDAT", compressed)
         chunk("IEND", [])
         return png
-    }
-}
-
-/// The CRC-32 (ISO 3309, as PNG chunks use it), by table.
-private enum PNGChecksum {
-    static let table: [UInt32] = (0..<256).map { n -> UInt32 in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        table.withUnsafeBufferPointer { table in
-            for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        }
-        return ~crc
     }
 }

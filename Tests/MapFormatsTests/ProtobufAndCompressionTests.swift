@@ -3,6 +3,16 @@ import XCTest
 @testable import MapFormats
 
 final class ProtobufAndCompressionTests: XCTestCase {
+    /// CRC-32's published check value, and the CRC a gzip stream carries in its trailer.
+    func testCRC32() throws {
+        XCTAssertEqual(Compression.crc32(Array("123456789".utf8)), 0xCBF4_3926)
+        XCTAssertEqual(Compression.crc32([UInt8]()), 0)
+        let text = Array("OpenMapKit draws maps".utf8)
+        let gzip = try Compression.deflate(text, container: .gzip)
+        let trailer = gzip[(gzip.count - 8)..<(gzip.count - 4)].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        XCTAssertEqual(Compression.crc32(text), trailer)
+    }
+
     func testVarintsZigzagAndFields() throws {
         var writer = ProtobufWriter()
         writer.writeVarintField(1, 150)                 // the protobuf guide's example: 08 96 01

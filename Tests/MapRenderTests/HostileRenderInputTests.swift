@@ -249,7 +249,7 @@ final class HostileRenderInputTests: XCTestCase {
         let png = try greenPNG()
         var huge = try greenPNG(side: 8)
         for offset in [16, 20] { huge.replaceSubrange(offset..<offset + 4, with: bigEndian(30000)) }
-        huge.replaceSubrange(29..<33, with: bigEndian(crc32(huge[12..<29])))
+        huge.replaceSubrange(29..<33, with: bigEndian(Compression.crc32(Array(huge[12..<29]))))
         for (name, bytes, reason) in [("truncated", Array(png.prefix(png.count / 2)), "PNG"), ("garbage", [UInt8](repeating: 0x42, count: 300), "PNG"),
                                       ("vector tile", waterTile(), "PNG"), ("huge", huge, "larger than 4096")] {
             let (canvas, warnings) = try render(rasterStyle, tile: bytes)
@@ -320,14 +320,4 @@ final class HostileRenderInputTests: XCTestCase {
     // MARK: Helpers
 
     private func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
-
-    /// The CRC-32 PNG chunks end with (ISO 3309), so the oversized header is otherwise valid.
-    private func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
 }
