@@ -163,7 +163,7 @@ enum DefaultStyleLayers {
                      ("\"secondary\"", fmt(secondary + extra)), ("\"tertiary\"", fmt(tertiary + extra)),
                      ("\"service\"", fmt(service + extra))], otherwise: fmt(minor + extra))
         }
-        return zoomed([(5, w(0.6, 0.5, 0.3, 0.2, 0.1, 0.1, 0.1)), (10, w(1.6, 1.4, 1.1, 0.8, 0.5, 0.3, 0.2)),
+        return zoomed([(5, w(0.9, 0.8, 0.6, 0.3, 0.1, 0.1, 0.1)), (10, w(2.2, 2, 1.7, 1.1, 0.6, 0.3, 0.2)),
                        (14, w(5, 4.5, 4, 3.5, 3, 2, 1)), (18, w(22, 20, 18, 16, 14, 12, 6))])
     }
 
@@ -176,8 +176,11 @@ enum DefaultStyleLayers {
                                   otherwise: "\"\(p.roadCasing)\"")
         var layers: [String] = []
         if !overImagery {
-            layers.append(#"{"id": "road-casing", "type": "line", "source": "\#(source)", "source-layer": "transportation", "minzoom": 12, "#
-                + #""filter": ["in", ["get", "class"], ["literal", \#(roadClasses)]], "#
+            // Main roads keep their casing from zoom 7, so they read as roads over land cover;
+            // the rest get it from 12, where streets are wide enough for it.
+            layers.append(#"{"id": "road-casing", "type": "line", "source": "\#(source)", "source-layer": "transportation", "minzoom": 7, "#
+                + #""filter": ["all", ["in", ["get", "class"], ["literal", \#(roadClasses)]], "#
+                + #"["any", ["in", ["get", "class"], ["literal", ["motorway", "trunk", "primary", "secondary"]]], [">=", ["zoom"], 12]]], "#
                 + #""layout": {"line-cap": "round", "line-join": "round", "line-sort-key": \#(roadSortKey)}, "#
                 + #""paint": {"line-color": \#(casingColor), "line-width": \#(roadWidth(casing: true)), "line-gap-width": 0}}"#)
         }
