@@ -170,19 +170,7 @@ struct LayerPainter {
                 }
             }
         }
-        var start = 0
-        while start < outlines.count {
-            let index = outlines[start].group
-            var end = start
-            while end < outlines.count, outlines[end].group == index { end += 1 }
-            clipped(groups[index]) {
-                for outline in outlines[start..<end] {
-                    canvas.stroke(lines: outline.rings, closed: true, width: 1 / pixelRatio, color: outline.color,
-                                  cap: .butt, join: .bevel, miterLimit: 2)
-                }
-            }
-            start = end
-        }
+        strokeOutlines(outlines, groups: groups)
     }
 
     /// Whether a line or ring, grown by `margin` points all round, lies wholly outside the canvas:
@@ -226,7 +214,7 @@ struct LayerPainter {
         let antialias = layer.paint["fill-antialias"]?.evaluate(context).booleanValue ?? true
         let outline = (layer.hasPaint("fill-outline-color") ? (layer.paint["fill-outline-color"]?.color(context) ?? fillColor) : fillColor)
             .withOpacity(opacity)
-        var outlines: [(group: Int, rings: [[ScreenPoint]])] = []
+        var outlines: [(group: Int, rings: [[ScreenPoint]], color: RenderColor)] = []
         for (index, group) in groups.enumerated() {
             clipped(group) {
                 canvas.antialias = false
@@ -238,25 +226,31 @@ struct LayerPainter {
                         // Holes lie inside the exterior ring: it alone decides.
                         if let exterior = rings.first, isOffCanvas(exterior, margin: 2) { continue }
                         canvas.fill(rings: rings, color: color)
-                        if antialias { outlines.append((index, rings)) }
+                        if antialias { outlines.append((index, rings, outline)) }
                     }
                 }
             }
         }
+        strokeOutlines(outlines, groups: groups)
+        return true
+    }
+
+    /// Strokes fill outlines (collected in group order) 1 device pixel wide, each group inside
+    /// its tile's clip.
+    private func strokeOutlines(_ outlines: [(group: Int, rings: [[ScreenPoint]], color: RenderColor)], groups: [FeatureGroup]) {
         var start = 0
         while start < outlines.count {
             let index = outlines[start].group
             var end = start
             while end < outlines.count, outlines[end].group == index { end += 1 }
             clipped(groups[index]) {
-                for item in outlines[start..<end] {
-                    canvas.stroke(lines: item.rings, closed: true, width: 1 / pixelRatio, color: outline,
+                for outline in outlines[start..<end] {
+                    canvas.stroke(lines: outline.rings, closed: true, width: 1 / pixelRatio, color: outline.color,
                                   cap: .butt, join: .bevel, miterLimit: 2)
                 }
             }
             start = end
         }
-        return true
     }
 
     // MARK: Line

@@ -19,8 +19,11 @@ public enum PointOfInterestIcon: String, CaseIterable, Sendable {
     /// variants of a name map to the same icon.
     public init?(systemImageName: String) {
         var name = systemImageName.lowercased()
-        for suffix in [".fill", ".circle", ".square", ".slash"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
-        for suffix in [".fill", ".circle", ".square"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+        // Variants stack ("airplane.circle.fill"): strip them until the base name is left.
+        while Self.systemImageNames[name] == nil,
+              let suffix = [".fill", ".circle", ".square", ".slash"].first(where: { name.hasSuffix($0) }) {
+            name.removeLast(suffix.count)
+        }
         guard let icon = Self.systemImageNames[name] else { return nil }
         self = icon
     }

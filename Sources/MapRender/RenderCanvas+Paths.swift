@@ -87,14 +87,7 @@ extension RenderCanvas {
     /// any background.
     public func drawHalo(_ run: ShapedRun, x: Double, y: Double, width: Double, color: RenderColor) {
         guard width > 0, width.isFinite else { return }
-        var glyphs: [cairo_glyph_t] = []
-        var penX = x
-        for glyph in run.glyphs {
-            glyphs.append(cairo_glyph_t(index: UInt(glyph.id), x: penX + glyph.xOffset, y: y - glyph.yOffset))
-            penX += glyph.xAdvance
-        }
-        cairo_set_font_face(cairo, run.font.cairoFace)
-        cairo_set_font_size(cairo, run.size)
+        let glyphs = selectFont(of: run, x: x, y: y)
         cairo_new_path(cairo)
         cairo_glyph_path(cairo, glyphs, Int32(glyphs.count))
         applyStroke(RenderStrokeStyle(width: width, cap: .round, join: .round))

@@ -99,6 +99,14 @@ public final class RenderCanvas {
 
     /// Draws shaped glyphs with their font, the first glyph's origin at (`x`, `y`) on the baseline.
     public func draw(_ run: ShapedRun, x: Double, y: Double, color: RenderColor) {
+        let glyphs = selectFont(of: run, x: x, y: y)
+        setSource(color)
+        cairo_show_glyphs(cairo, glyphs, Int32(glyphs.count))
+    }
+
+    /// Makes the run's font current and places its glyphs from (`x`, `y`) on the baseline: what
+    /// drawing the run and drawing its halo both start from.
+    func selectFont(of run: ShapedRun, x: Double, y: Double) -> [cairo_glyph_t] {
         var glyphs: [cairo_glyph_t] = []
         glyphs.reserveCapacity(run.glyphs.count)
         var penX = x
@@ -108,8 +116,7 @@ public final class RenderCanvas {
         }
         cairo_set_font_face(cairo, run.font.cairoFace)
         cairo_set_font_size(cairo, run.size)
-        setSource(color)
-        cairo_show_glyphs(cairo, glyphs, Int32(glyphs.count))
+        return glyphs
     }
 
     /// The pixel at (`x`, `y`) in pixels, un-premultiplied, 0–255 per channel.
