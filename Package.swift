@@ -48,7 +48,7 @@ let package = Package(
         // `make bench`: throughput figures, run in release mode.
         .executableTarget(name: "OpenMapKitBenchmarks", dependencies: ["OpenMapKit", "MapFormats", "TestSupport"]),
         // Helpers shared by the tests and benchmarks (a seeded random number generator).
-        .target(name: "TestSupport"),
+        .target(name: "TestSupport", dependencies: ["MapImport"]),
 
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
         .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),

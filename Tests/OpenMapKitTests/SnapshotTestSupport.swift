@@ -5,41 +5,13 @@ import OpenMapKit
 import TestSupport
 import XCTest
 
-/// The Monaco extract imported once per test process into a temporary bundle, shared by the
-/// snapshot, overlay and map-content tests (importing takes seconds; each test only reads it).
+/// The Monaco sample bundle (imported once per test process, see `SampleBundle`) as a map data
+/// source, shared by the snapshot, overlay and map-content tests.
 enum MonacoBundle {
     static let center = CLLocationCoordinate2D(latitude: 43.7384, longitude: 7.4246)
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var cached: Result<MapDataSource, any Error>?
 
     static func dataSource() throws -> MapDataSource {
-        try lock.withLock {
-            if cached == nil {
-                cached = Result {
-                    removeAbandonedFolders()
-                    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openmapkit-snapshot-tests-\(ProcessInfo.processInfo.processIdentifier)")
-                    let bundle = folder.appendingPathComponent("monaco.omk")
-                    if !FileManager.default.fileExists(atPath: bundle.appendingPathComponent("manifest.json").path) {
-                        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                        _ = try BundleImporter().importPBF(at: TestData.shared("data/osm/monaco.osm.pbf"), to: bundle)
-                    }
-                    return try MapDataSource(bundleURL: bundle)
-                }
-            }
-            return try cached!.get()
-        }
-    }
-
-    /// Bundles left by earlier test processes (one per process, so parallel runs do not share
-    /// one); removed once their process is gone.
-    private static func removeAbandonedFolders() {
-        let temporary = FileManager.default.temporaryDirectory
-        let prefix = "openmapkit-snapshot-tests-"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count)), pid != ProcessInfo.processInfo.processIdentifier,
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
-        }
+        try MapDataSource(bundleURL: SampleBundle.monaco())
     }
 
     /// Writes a PNG for a person to look at.
