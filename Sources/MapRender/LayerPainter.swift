@@ -4,7 +4,7 @@ import MapStyle
 /// Draws the features of one layer on the canvas: evaluates the layer's compiled properties per
 /// feature and turns them into Cairo fills and strokes the way MapLibre's shaders look.
 struct LayerPainter {
-    let canvas: RenderCanvas
+    var canvas: RenderCanvas
     let transform: ScreenTransform
     let zoom: Double
     let pixelRatio: Double
@@ -98,6 +98,12 @@ struct LayerPainter {
         return prepared.matching(layer.position, zoom: layoutZoom, features: all, filter: passes).map { all[$0] }
     }
 
+    /// Works out which features of each group the layer draws, so that drawing, perhaps on several
+    /// threads, only reads the tiles' cached choices.
+    func selectFeatures(_ layer: CompiledLayer, groups: [FeatureGroup]) {
+        for group in groups where group.prepared != nil && layer.filter != nil { _ = selected(layer, in: group) }
+    }
+
     /// Runs `body` with the group's tile clip applied (nothing for GeoJSON).
     private func clipped(_ group: FeatureGroup, _ body: () -> Void) {
         guard let clip = group.clip else { return body() }
@@ -183,7 +189,7 @@ struct LayerPainter {
             minX = min(minX, p.x); maxX = max(maxX, p.x)
             minY = min(minY, p.y); maxY = max(maxY, p.y)
         }
-        return maxX < -margin || maxY < -margin || minX > canvas.width + margin || minY > canvas.height + margin
+        return maxX < -margin || maxY < canvas.drawnMinY - margin || minX > canvas.width + margin || minY > canvas.drawnMaxY + margin
     }
 
     /// The margin beyond a stroke's centre line its ink can reach: half the width, stretched by a

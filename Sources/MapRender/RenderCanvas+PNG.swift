@@ -1,5 +1,7 @@
 import CCairo
+import Foundation
 import MapFormats
+import Synchronization
 
 extension RenderCanvas {
     /// The canvas as a PNG file, encoded for speed rather than size: what a tile server or a
@@ -10,53 +12,79 @@ extension RenderCanvas {
     /// images are mostly flat areas and straight edges, so it leaves long runs of zeros), deflate
     /// runs at `level` (1 fastest … 9 smallest), and an opaque canvas is written as RGB, a
     /// quarter less data. The pixels are the same as ``pngData()``'s: straight (not
-    /// premultiplied) 8-bit RGB(A).
-    public func fastPNGData(level: Int32 = 1) throws(RenderError) -> [UInt8] {
+    /// premultiplied) 8-bit RGB(A). Large images are encoded on up to `threads` threads.
+    public func fastPNGData(level: Int32 = 1, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws(RenderError) -> [UInt8] {
         cairo_surface_flush(surface)
         guard let data = cairo_image_surface_get_data(surface) else { throw RenderError("cannot encode PNG: no pixel data") }
         let rowStride = Int(cairo_image_surface_get_stride(surface))
         let width = pixelWidth, height = pixelHeight
+        // Rows are converted, filtered and compressed in bands, one per thread (see
+        // `Compression.parallelZlibDeflate` for how the compressed bands make one stream).
+        let bandCount = max(1, min(threads, height / 64))
+        let bands = (0..<bandCount).map { height * $0 / bandCount..<height * ($0 + 1) / bandCount }
+        nonisolated(unsafe) let pixels = UnsafeRawPointer(data)
         // ARGB32 is a native-endian 32-bit word per pixel, colour premultiplied by alpha.
-        func word(_ x: Int, _ y: Int) -> UInt32 { UnsafeRawPointer(data + y * rowStride + x * 4).loadUnaligned(as: UInt32.self) }
-        var opaque = true
-        rows: for y in 0..<height {
-            for x in 0..<width where word(x, y) >> 24 != 0xFF {
-                opaque = false
-                break rows
+        @Sendable func word(_ x: Int, _ y: Int) -> UInt32 { (pixels + y * rowStride + x * 4).loadUnaligned(as: UInt32.self) }
+        let translucentBands = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: bandCount) { band in
+            for y in bands[band] {
+                for x in 0..<width where word(x, y) >> 24 != 0xFF {
+                    translucentBands.withLock { $0 += 1 }
+                    return
+                }
             }
         }
+        let opaque = translucentBands.withLock { $0 } == 0
         let channels = opaque ? 3 : 4
         let rowBytes = 1 + width * channels
         var raw = [UInt8](repeating: 0, count: rowBytes * height)
-        raw.withUnsafeMutableBufferPointer { out in
-            for y in 0..<height {
-                let row = y * rowBytes
-                out[row] = y == 0 ? 0 : 2  // filter: none for the first row, then "up"
-                var i = row + 1
-                for x in 0..<width {
-                    let w = word(x, y)
-                    let a = Int(w >> 24)
-                    var r = Int(w >> 16 & 0xFF), g = Int(w >> 8 & 0xFF), b = Int(w & 0xFF)
-                    if a != 255, a != 0 {
-                        r = min(255, (r * 255 + a / 2) / a)
-                        g = min(255, (g * 255 + a / 2) / a)
-                        b = min(255, (b * 255 + a / 2) / a)
+        raw.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer
+            // Straight (not premultiplied) RGB(A), each row behind its filter byte.
+            DispatchQueue.concurrentPerform(iterations: bandCount) { band in
+                for y in bands[band] {
+                    let row = y * rowBytes
+                    out[row] = y == 0 ? 0 : 2  // filter: none for the first row, then "up"
+                    var i = row + 1
+                    for x in 0..<width {
+                        let w = word(x, y)
+                        let a = Int(w >> 24)
+                        var r = Int(w >> 16 & 0xFF), g = Int(w >> 8 & 0xFF), b = Int(w & 0xFF)
+                        if a != 255, a != 0 {
+                            r = min(255, (r * 255 + a / 2) / a)
+                            g = min(255, (g * 255 + a / 2) / a)
+                            b = min(255, (b * 255 + a / 2) / a)
+                        }
+                        out[i] = UInt8(r); out[i + 1] = UInt8(g); out[i + 2] = UInt8(b)
+                        if channels == 4 { out[i + 3] = UInt8(a) }
+                        i += channels
                     }
-                    out[i] = UInt8(r); out[i + 1] = UInt8(g); out[i + 2] = UInt8(b)
-                    if channels == 4 { out[i + 3] = UInt8(a) }
-                    i += channels
                 }
             }
-            // "Up" subtracts the unfiltered byte above; done bottom-up so those are still intact.
-            if height > 1 {
-                for y in stride(from: height - 1, through: 1, by: -1) {
-                    let row = y * rowBytes + 1, above = row - rowBytes
-                    for i in 0..<(rowBytes - 1) { out[row + i] = out[row + i] &- out[above + i] }
+            // "Up" subtracts the unfiltered byte above, so each band works bottom-up, and its top
+            // row uses a copy of the row above it, which the band above may be filtering.
+            let rowsAbove: [[UInt8]] = bands.map { rows in
+                rows.lowerBound == 0 ? [] : Array(out[(rows.lowerBound - 1) * rowBytes + 1..<rows.lowerBound * rowBytes])
+            }
+            DispatchQueue.concurrentPerform(iterations: bandCount) { band in
+                for y in bands[band].reversed() where y > 0 {
+                    let row = y * rowBytes + 1
+                    if y == bands[band].lowerBound {
+                        let above = rowsAbove[band]
+                        for i in 0..<(rowBytes - 1) { out[row + i] = out[row + i] &- above[i] }
+                    } else {
+                        let above = row - rowBytes
+                        for i in 0..<(rowBytes - 1) { out[row + i] = out[row + i] &- out[above + i] }
+                    }
                 }
             }
         }
         let compressed: [UInt8]
-        do { compressed = try Compression.deflate(raw, container: .zlib, level: min(max(level, 0), 9)) } catch {
+        do {
+            compressed = try raw.withUnsafeBytes { bytes throws(CompressionError) in
+                try Compression.parallelZlibDeflate(bytes, level: min(max(level, 0), 9), pieces: bandCount)
+            }
+        } catch {
             throw RenderError("cannot encode PNG: \(error)")
         }
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

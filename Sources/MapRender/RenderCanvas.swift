@@ -36,6 +36,11 @@ public final class RenderCanvas {
     /// The Cairo surface and context; other files of the module extend the canvas with them.
     let surface: OpaquePointer
     let cairo: OpaquePointer
+    /// The part of the canvas, in points from its top, that drawing here reaches: all of it,
+    /// except on a band (see ``init(band:rows:)``).
+    let drawnMinY: Double, drawnMaxY: Double
+    /// The canvas a band draws into, kept alive while the band is.
+    private let parent: RenderCanvas?
 
     /// A transparent canvas. Sizes must be positive and finite, and at most
     /// ``maximumPixelSide`` pixels a side once scaled.
@@ -62,7 +67,43 @@ public final class RenderCanvas {
         (self.width, self.height, self.scale) = (width, height, scale)
         (self.pixelWidth, self.pixelHeight) = (pixelWidth, pixelHeight)
         (self.surface, self.cairo) = (surface, cairo)
+        (drawnMinY, drawnMaxY, parent) = (0, height, nil)
     }
+
+    /// A band of `canvas`: the pixel rows `rows` of the same memory, drawn with the same
+    /// coordinates (points from the whole canvas's top-left corner), so threads can each draw the
+    /// whole style into their own band of one image. Whatever falls outside the rows is cut off
+    /// by Cairo; pixels inside come out as drawing the whole canvas would make them. Sizes and
+    /// ``pixel(x:y:)`` are the whole canvas's; encode the whole canvas, not a band.
+    init(band canvas: RenderCanvas, rows: Range<Int>) throws(RenderError) {
+        precondition(canvas.parent == nil && rows.lowerBound >= 0 && rows.upperBound <= canvas.pixelHeight && !rows.isEmpty,
+                     "a band is a non-empty row range of a whole canvas")
+        cairo_surface_flush(canvas.surface)
+        let stride = cairo_image_surface_get_stride(canvas.surface)
+        guard let data = cairo_image_surface_get_data(canvas.surface),
+              let surface = cairo_image_surface_create_for_data(data + rows.lowerBound * Int(stride), CAIRO_FORMAT_ARGB32,
+                                                                Int32(canvas.pixelWidth), Int32(rows.count), stride),
+              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            throw RenderError("cannot make a band of rows \(rows) of a \(canvas.pixelWidth) × \(canvas.pixelHeight) image")
+        }
+        // The device offset moves the band's first row to row `rows.lowerBound` of device space,
+        // so user coordinates, clips, groups and pattern origins all match the whole canvas.
+        cairo_surface_set_device_offset(surface, 0, -Double(rows.lowerBound))
+        guard let cairo = cairo_create(surface), cairo_status(cairo) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw RenderError("cannot draw on a band of rows \(rows)")
+        }
+        cairo_scale(cairo, canvas.scale, canvas.scale)
+        cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_EVEN_ODD)
+        (width, height, scale) = (canvas.width, canvas.height, canvas.scale)
+        (pixelWidth, pixelHeight) = (canvas.pixelWidth, canvas.pixelHeight)
+        (self.surface, self.cairo) = (surface, cairo)
+        (drawnMinY, drawnMaxY, parent) = (Double(rows.lowerBound) / scale, Double(rows.upperBound) / scale, canvas)
+    }
+
+    /// Makes what bands drew visible to the canvas's own Cairo surface (call after drawing bands,
+    /// before reading or encoding the canvas).
+    func finishBands() { cairo_surface_mark_dirty(surface) }
 
     deinit {
         cairo_destroy(cairo)
@@ -122,6 +163,7 @@ public final class RenderCanvas {
     /// The pixel at (`x`, `y`) in pixels, un-premultiplied, 0–255 per channel.
     public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
         precondition(x >= 0 && x < pixelWidth && y >= 0 && y < pixelHeight, "pixel outside the canvas")
+        precondition(parent == nil, "read pixels from the whole canvas, not a band")
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         let data = cairo_image_surface_get_data(surface)!

@@ -104,6 +104,10 @@ public final class StyleRenderer {
     /// placed: where the caller will draw markers and their titles, so that the map's own labels
     /// make way for them as they do in MapKit.
     public var reservedLabelAreas: [(x: Double, y: Double, width: Double, height: Double)] = []
+    /// How many threads one render may draw with, each a horizontal band of the image; by default
+    /// one per core. A server rendering several images at once on a pool sized to the cores, or
+    /// small tiles in bulk, sets 1.
+    public var maximumThreads = ProcessInfo.processInfo.activeProcessorCount
     /// The fonts labels are drawn with: the installed fonts, opened by this renderer only.
     /// Made on the first render with labels, so styles without text never scan the fonts.
     private lazy var fonts = FontCatalog(entries: FontCatalog.installed.entries)
@@ -176,34 +180,106 @@ public final class StyleRenderer {
         var painter = LayerPainter(canvas: canvas, transform: transform, zoom: zoom, pixelRatio: pixelRatio)
         painter.patterns = { [unowned self] name in self.styleSprites(pixelRatio: pixelRatio).image(name) }
         painter.light = ExtrusionLight(style.light)
-        var symbols = placeSymbols(zoom: zoom, transform: transform, width: width, height: height, pixelRatio: pixelRatio, groups: &groups)
+        let symbols = placeSymbols(zoom: zoom, transform: transform, width: width, height: height, pixelRatio: pixelRatio, groups: &groups)
+        // Everything that reads or fills the renderer's caches happens here, on this thread; the
+        // drawing steps that follow only read, so bands of the image can run them at once.
+        var steps: [DrawStep] = []
         for (index, layer) in layers.enumerated() where layer.isDrawn(atZoom: zoom) {
-            if layer.layer.type == .symbol {
-                symbols?.draw(layer, index: index, on: canvas)
+            switch layer.layer.type {
+            case .symbol:
+                steps.append(.symbols(layer, index: index))
                 continue
-            }
-            if layer.layer.type == .background {
-                painter.paintBackground(layer)
+            case .background:
+                steps.append(.background(layer))
                 continue
+            default: break
             }
             guard let sourceID = layer.layer.source else { continue }
             guard style.source(sourceID) != nil else {
                 warnings.append("layer \(layer.layer.id): the style has no source \(sourceID); the layer is not drawn")
                 continue
             }
-            if layer.layer.type == .raster {
-                painter.paintRaster(layer, tiles: rasterTiles(sourceID: sourceID, zoom: zoom, transform: transform))
-                continue
+            switch layer.layer.type {
+            case .raster:
+                steps.append(.raster(layer, tiles: rasterTiles(sourceID: sourceID, zoom: zoom, transform: transform)))
+            case .hillshade, .colorRelief:
+                steps.append(.elevation(layer, tiles: rasterTiles(sourceID: sourceID, zoom: zoom, transform: transform),
+                                        encoding: DEMEncoding(style.source(sourceID))))
+            default:
+                if groups[sourceID] == nil { groups[sourceID] = featureGroups(sourceID: sourceID, zoom: zoom, transform: transform) }
+                let layerGroups = groups[sourceID] ?? []
+                painter.selectFeatures(layer, groups: layerGroups)
+                steps.append(.features(layer, groups: layerGroups))
             }
-            if layer.layer.type == .hillshade || layer.layer.type == .colorRelief {
-                painter.paintDEM(layer, tiles: rasterTiles(sourceID: sourceID, zoom: zoom, transform: transform),
-                                 encoding: DEMEncoding(style.source(sourceID)))
-                continue
-            }
-            if groups[sourceID] == nil { groups[sourceID] = featureGroups(sourceID: sourceID, zoom: zoom, transform: transform) }
-            painter.paint(layer, groups: groups[sourceID] ?? [])
         }
+        if steps.contains(where: \.usesPatterns) { _ = styleSprites(pixelRatio: pixelRatio) }
+        let bands = bandRows(canvas: canvas, steps: steps)
+        guard bands.count > 1 else {
+            var symbols = symbols
+            Self.draw(steps, painter: painter, symbols: &symbols)
+            return canvas
+        }
+        var bandCanvases: [RenderCanvas] = []
+        for rows in bands { bandCanvases.append(try RenderCanvas(band: canvas, rows: rows)) }
+        // Shared by the threads, which only read them: the tiles' caches were filled above, each
+        // band draws into its own rows through its own Cairo context, and each gets its own copy
+        // of the painter and of the placed symbols (their sprite masks are made per copy).
+        nonisolated(unsafe) let (sharedPainter, sharedSymbols, sharedSteps, canvases) = (painter, symbols, steps, bandCanvases)
+        DispatchQueue.concurrentPerform(iterations: canvases.count) { band in
+            var bandPainter = sharedPainter
+            bandPainter.canvas = canvases[band]
+            var bandSymbols = sharedSymbols
+            Self.draw(sharedSteps, painter: bandPainter, symbols: &bandSymbols)
+        }
+        bandCanvases = []
+        canvas.finishBands()
         return canvas
+    }
+
+    /// One layer's drawing, with what it draws already gathered.
+    private enum DrawStep {
+        case background(CompiledLayer)
+        case raster(CompiledLayer, tiles: [(image: RenderImage, origin: ScreenPoint, size: Double)])
+        case elevation(CompiledLayer, tiles: [(image: RenderImage, origin: ScreenPoint, size: Double)], encoding: DEMEncoding)
+        case features(CompiledLayer, groups: [FeatureGroup])
+        case symbols(CompiledLayer, index: Int)
+
+        var layer: CompiledLayer {
+            switch self {
+            case .background(let layer), .raster(let layer, _), .elevation(let layer, _, _), .features(let layer, _),
+                 .symbols(let layer, _): layer
+            }
+        }
+
+        /// Whether the step may draw sprite images as patterns (loaded before drawing starts).
+        var usesPatterns: Bool { layer.layer.paint.contains { $0.name.hasSuffix("-pattern") } }
+    }
+
+    private static func draw(_ steps: [DrawStep], painter: LayerPainter, symbols: inout SymbolPlacer?) {
+        for step in steps {
+            switch step {
+            case .background(let layer): painter.paintBackground(layer)
+            case .raster(let layer, let tiles): painter.paintRaster(layer, tiles: tiles)
+            case .elevation(let layer, let tiles, let encoding): painter.paintDEM(layer, tiles: tiles, encoding: encoding)
+            case .features(let layer, let groups): painter.paint(layer, groups: groups)
+            case .symbols(let layer, let index): symbols?.draw(layer, index: index, on: painter.canvas)
+            }
+        }
+    }
+
+    /// The pixel rows each thread draws: the image cut into horizontal bands, one per thread up
+    /// to ``maximumThreads``, when it is large enough to be worth it. Layers that work on the whole
+    /// image at once (heatmap densities, extrusions sorted across it, hillshade) keep it whole.
+    private func bandRows(canvas: RenderCanvas, steps: [DrawStep]) -> [Range<Int>] {
+        let whole = [0..<canvas.pixelHeight]
+        // Below about 256 × 256 pixels a band's fixed costs (walking every layer, building paths that
+        // cross bands twice) outweigh what a second core saves.
+        let pixels = canvas.pixelWidth * canvas.pixelHeight
+        let count = min(maximumThreads, pixels / 65_536, canvas.pixelHeight / 64)
+        guard count > 1 else { return whole }
+        let wholeImageTypes: Set<StyleLayer.Kind> = [.heatmap, .fillExtrusion, .hillshade, .colorRelief]
+        guard !steps.contains(where: { wholeImageTypes.contains($0.layer.layer.type) }) else { return whole }
+        return (0..<count).map { band in canvas.pixelHeight * band / count..<canvas.pixelHeight * (band + 1) / count }
     }
 
     /// The style's sprite sheets for this pixel ratio, loaded on first use (icons and patterns).
@@ -252,11 +328,22 @@ public final class StyleRenderer {
         guard zoom >= source.minzoom else { return [] }
         let z = Int(min(max(zoom.rounded(.down), source.minzoom), source.maxzoom))
         let size = 1 / Double(1 << z)
-        return Self.coveringTiles(z: z, transform: transform).compactMap { x, y, id in
-            preparedTile(sourceID: sourceID, id: id).map {
-                VectorTileProjection.group(tile: $0, origin: (Double(x) * size, Double(y) * size), size: size, transform: transform)
-            }
+        // Tiles are read (and cached) here; moving their points onto the canvas, most of the work,
+        // is independent per tile and runs on the render's threads.
+        nonisolated(unsafe) let tiles = Self.coveringTiles(z: z, transform: transform).compactMap { x, y, id in
+            preparedTile(sourceID: sourceID, id: id).map { (x: x, y: y, tile: $0) }
         }
+        @Sendable func project(_ index: Int) -> FeatureGroup {
+            let (x, y, tile) = tiles[index]
+            return VectorTileProjection.group(tile: tile, origin: (Double(x) * size, Double(y) * size), size: size, transform: transform)
+        }
+        guard tiles.count > 1, maximumThreads > 1 else { return tiles.indices.map(project) }
+        nonisolated(unsafe) var groups = [FeatureGroup?](repeating: nil, count: tiles.count)
+        groups.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let buffer = buffer
+            DispatchQueue.concurrentPerform(iterations: tiles.count) { buffer[$0] = project($0) }
+        }
+        return groups.compactMap { $0 }
     }
 
     /// The tiles of zoom `z` that cover the view: their unwrapped column and row (for placing

@@ -41,6 +41,9 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the PNG (the last render's).")
     var output: String?
 
+    @Option(help: "Threads one render may draw and encode with (default: one per core).")
+    var threads: Int?
+
     @Flag(help: "Print the times as JSON.")
     var json = false
 
@@ -92,12 +95,14 @@ struct RenderCommand: ParsableCommand {
         var draw: [Double] = [], total: [Double] = [], png: [UInt8] = []
         do {
             let renderer = try StyleRenderer(style: mapStyle, loader: loader)
+            let threads = max(1, self.threads ?? renderer.maximumThreads)
+            renderer.maximumThreads = threads
             for _ in 0..<repeatCount {
                 let start = DispatchTime.now().uptimeNanoseconds
                 let canvas = try renderer.render(center: center, zoom: zoom, bearing: bearing,
                                                  width: size.width, height: size.height, pixelRatio: scale)
                 let drawn = DispatchTime.now().uptimeNanoseconds
-                png = try canvas.fastPNGData()
+                png = try canvas.fastPNGData(threads: threads)
                 let end = DispatchTime.now().uptimeNanoseconds
                 draw.append(Double(drawn - start) / 1e6)
                 total.append(Double(end - start) / 1e6)

@@ -33,4 +33,34 @@ final class FastPNGTests: XCTestCase {
             XCTAssertTrue(expected.contains { $0 != 0 })
         }
     }
+
+    /// Large images are encoded in bands on several threads into one PNG; any reader sees the
+    /// same pixels whatever the thread count.
+    func testBandedEncodingDecodesToTheSamePixels() throws {
+        for background in [true, false] {
+            let canvas = try RenderCanvas(width: 640, height: 515, scale: 1)
+            if background { canvas.fill(RenderColor(red: 0.95, green: 0.93, blue: 0.9)) }
+            for i in 0..<40 {
+                let t = Double(i)
+                canvas.stroke([(t * 16, 0), (640 - t * 9, 515)], width: 1 + t / 8,
+                              color: RenderColor(red: t / 40, green: 0.4, blue: 1 - t / 40, alpha: 0.7), cap: .round)
+            }
+            let expected = canvas.rgbaPixels()
+            var sizes: [Int] = []
+            for threads in [1, 2, 5] {
+                let png = try canvas.fastPNGData(threads: threads)
+                sizes.append(png.count)
+                let image = try decoded(png)
+                XCTAssertEqual(image.width, 640)
+                XCTAssertEqual(image.height, 515)
+                var worst = 0
+                for i in stride(from: 0, to: expected.count, by: 4) where expected[i + 3] >= 16 {
+                    for c in 0..<4 { worst = max(worst, abs(Int(expected[i + c]) - Int(image.rgba[i + c]))) }
+                }
+                XCTAssertLessThanOrEqual(worst, background ? 0 : 8, "\(threads) threads, background \(background)")
+            }
+            // Bands compress separately, so the file may grow a little, never much.
+            XCTAssertLessThan(Double(sizes.max()!), Double(sizes[0]) * 1.1)
+        }
+    }
 }
