@@ -101,9 +101,10 @@ public final class TileRenderer {
     }
 
     /// The tile as a PNG file (see ``render(z:x:y:tileSize:scale:)``), encoded for speed with
-    /// ``RenderCanvas/fastPNGData(level:)``.
+    /// ``RenderCanvas/fastPNGData(level:threads:)`` on as many threads as the renderer draws with
+    /// (``StyleRenderer/maximumThreads``).
     public func pngData(z: Int, x: Int, y: Int, tileSize: Int = 256, scale: Double = 1) throws(TileRenderError) -> [UInt8] {
         let canvas = try render(z: z, x: x, y: y, tileSize: tileSize, scale: scale)
-        do { return try canvas.fastPNGData() } catch { throw .render(error.description) }
+        do { return try canvas.fastPNGData(threads: renderer.maximumThreads) } catch { throw .render(error.description) }
     }
 }
