@@ -249,10 +249,12 @@ struct LayerPainter {
             let index = outlines[start].group
             var end = start
             while end < outlines.count, outlines[end].group == index { end += 1 }
-            clipped(groups[index]) {
-                for outline in outlines[start..<end] {
-                    canvas.stroke(lines: outline.rings, closed: true, width: 1 / pixelRatio, color: outline.color,
-                                  cap: .butt, join: .bevel, miterLimit: 2)
+            if !canvas.strokeHairlines(outlines[start..<end], clip: groups[index].clip) {
+                clipped(groups[index]) {
+                    for outline in outlines[start..<end] {
+                        canvas.stroke(lines: outline.rings, closed: true, width: 1 / pixelRatio, color: outline.color,
+                                      cap: .butt, join: .bevel, miterLimit: 2)
+                    }
                 }
             }
             start = end
