@@ -7,7 +7,7 @@ SWIFT        ?= swift
 # FreeType with the Noto, DejaVu and Open Sans fonts (drawing and text; the render conformance
 # suite's labels are Open Sans), and GDAL and osmium (the tests check
 # our tiles with GDAL's MVT reader and our PBF reader against libosmium).
-APT_BUILD    := zlib1g-dev liblz4-dev libzstd-dev libsqlite3-dev libcairo2-dev libharfbuzz-dev libfreetype-dev \
+APT_BUILD    := zlib1g-dev libdeflate-dev liblz4-dev libzstd-dev libsqlite3-dev libcairo2-dev libharfbuzz-dev libfreetype-dev \
                 fonts-noto-core fonts-dejavu-core fonts-open-sans pkg-config gdal-bin osmium-tool
 # Debian packages the benchmarks compare against: GeographicLib's GeodSolve, PROJ and libosmium.
 APT_BENCH    := geographiclib-tools proj-bin osmium-tool tilemaker

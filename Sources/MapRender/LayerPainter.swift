@@ -249,7 +249,12 @@ struct LayerPainter {
             let index = outlines[start].group
             var end = start
             while end < outlines.count, outlines[end].group == index { end += 1 }
-            if !canvas.strokeHairlines(outlines[start..<end], clip: groups[index].clip) {
+            if let rasterizer = canvas.thinLineRasterizer(clip: groups[index].clip) {
+                for outline in outlines[start..<end] {
+                    rasterizer.stroke(outline.rings, closed: true, width: 1 / pixelRatio, color: outline.color)
+                }
+                rasterizer.finish()
+            } else {
                 clipped(groups[index]) {
                     for outline in outlines[start..<end] {
                         canvas.stroke(lines: outline.rings, closed: true, width: 1 / pixelRatio, color: outline.color,
@@ -372,6 +377,12 @@ struct LayerPainter {
                             let lines = parts.map { moved(LineOffset.offset($0, by: distance, closed: closed), by: move) }
                             if blur > 0 {
                                 strokeBlurred(lines, closed: closed, style: style, color: color, blur: blur)
+                            } else if width * pixelRatio <= ThinLineRasterizer.maximumWidth,
+                                      let rasterizer = canvas.thinLineRasterizer(clip: group.clip) {
+                                let margin = strokeMargin(width: width, miterLimit: miterLimit)
+                                rasterizer.stroke(lines.filter { !isOffCanvas($0, margin: margin) }, closed: closed, width: width,
+                                                  color: color, capExtension: closed ? 0 : Self.capExtension(cap, width: width))
+                                rasterizer.finish()
                             } else {
                                 let margin = strokeMargin(width: width, miterLimit: miterLimit)
                                 canvas.stroke(lines: lines.filter { !isOffCanvas($0, margin: margin) }, closed: closed, width: width,
@@ -408,6 +419,30 @@ struct LayerPainter {
         let offsets = gap > 0 ? [offset - (gap + width) / 2, offset + (gap + width) / 2] : [offset]
         guard width > 0, width.isFinite, color.alpha > 0 else { return true }
         let margin = strokeMargin(width: width, miterLimit: miterLimit)
+        // Thin lines without dashes go to the canvas's own rasterizer, as fill outlines do.
+        let capExtension = Self.capExtension(cap, width: width)
+        if width * pixelRatio <= ThinLineRasterizer.maximumWidth, canvas.thinLineRasterizer(clip: nil) != nil {
+            for group in groups {
+                guard let rasterizer = canvas.thinLineRasterizer(clip: group.clip) else { continue }
+                for feature in selected(layer, in: group) {
+                    var open: [[ScreenPoint]] = [], rings: [[ScreenPoint]] = []
+                    switch feature.shape {
+                    case .lines(let lines): open = lines
+                    case .polygons(let polygons): rings = polygons.flatMap { $0 }
+                    case .points: continue
+                    }
+                    for (parts, closed) in [(open, false), (rings, true)] where !parts.isEmpty {
+                        for distance in offsets {
+                            let lines = parts.map { moved(LineOffset.offset($0, by: distance, closed: closed), by: move) }
+                                .filter { !isOffCanvas($0, margin: margin) }
+                            rasterizer.stroke(lines, closed: closed, width: width, color: color, capExtension: closed ? 0 : capExtension)
+                        }
+                    }
+                }
+                rasterizer.finish()
+            }
+            return true
+        }
         for group in groups {
             clipped(group) {
                 for feature in selected(layer, in: group) {
@@ -429,6 +464,16 @@ struct LayerPainter {
             }
         }
         return true
+    }
+
+    /// How far a thin line's cap reaches past its end, as a length of line with the same area: a
+    /// square cap half the width, a round one π/8 of it squared over the width.
+    static func capExtension(_ cap: RenderCanvas.LineCap, width: Double) -> Double {
+        switch cap {
+        case .butt: 0
+        case .square: width / 2
+        case .round: width / 2 * Double.pi / 4
+        }
     }
 
     /// The lines a dash pattern is laid along. Vector tiles were cut by their producer, so each

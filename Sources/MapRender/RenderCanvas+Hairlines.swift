@@ -1,31 +1,42 @@
 import CCairo
 import Foundation
 
-extension RenderCanvas {
-    /// Draws the outlines' closed rings, each in its colour, as antialiased lines one device pixel wide straight into the pixels,
-    /// inside the aliased clip `clip` (a convex polygon, as ``clip(to:)`` takes it) when given.
-    ///
-    /// Fill outlines are most of a city map's strokes, and Cairo builds, tessellates and scans a
-    /// stroke polygon for each ring: for a building of five corners that setup is nearly all the
-    /// work. Here each segment walks the pixels along its longer axis and gives each the area
-    /// of the 1-pixel-wide line over it, which is what Cairo's stroke covers, up to the shape of
-    /// the ends. Returns false, drawing nothing, when the canvas is not in a state this can
-    /// draw in (inside a group, or with a transformed coordinate system): the caller strokes
-    /// with Cairo instead.
-    func strokeHairlines(_ outlines: ArraySlice<(group: Int, rings: [[(x: Double, y: Double)]], color: RenderColor)>,
-                         clip: [(x: Double, y: Double)]?) -> Bool {
-        guard cairo_get_group_target(cairo) == surface else { return false }
+/// Draws thin lines (up to ``maximumWidth`` device pixels) straight into a canvas's pixels,
+/// antialiased, inside an aliased convex clip like ``RenderCanvas/clip(to:)``'s.
+///
+/// Fill outlines and minor roads are most of a city map's strokes, and Cairo builds,
+/// tessellates and scans a stroke polygon for each one: for a building of five corners that
+/// setup is nearly all the work. Here each segment walks the pixels along its longer axis and
+/// gives each the area of the line over it, which is what Cairo's stroke covers up to the shape
+/// of its ends and joins (below two pixels those are invisible). Made by
+/// ``RenderCanvas/thinLineRasterizer(clip:)``, used while the canvas draws nothing else.
+struct ThinLineRasterizer {
+    /// The widest line, in device pixels, drawn this way; wider ones show their caps and joins.
+    static let maximumWidth = 1.5
+
+    private let canvas: RenderCanvas
+    private let data: UnsafeMutablePointer<UInt8>
+    private let stride: Int, columns: Int
+    /// Device rows of the whole canvas this surface holds (a band holds some of them).
+    private let firstRow: Int, lastRow: Int
+    /// The clip's edges with inward normals: a pixel centre p is inside where (p − a) · n ≥ 0 for all.
+    private let clipEdges: [(ax: Double, ay: Double, nx: Double, ny: Double)]
+
+    fileprivate init?(canvas: RenderCanvas, clip: [(x: Double, y: Double)]?) {
+        let cairo = canvas.cairo, surface = canvas.surface, scale = canvas.scale
+        guard cairo_get_group_target(cairo) == surface else { return nil }
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cairo, &matrix)
-        guard matrix.xy == 0, matrix.yx == 0, matrix.xx == scale, matrix.yy == scale, matrix.x0 == 0, matrix.y0 == 0 else { return false }
-        guard let data = cairo_image_surface_get_data(surface) else { return false }
+        guard matrix.xy == 0, matrix.yx == 0, matrix.xx == scale, matrix.yy == scale, matrix.x0 == 0, matrix.y0 == 0,
+              let data = cairo_image_surface_get_data(surface) else { return nil }
         cairo_surface_flush(surface)
-        defer { cairo_surface_mark_dirty(surface) }
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        let columns = Int(cairo_image_surface_get_width(surface))
-        // Device rows of the whole canvas this surface holds (a band holds some of them).
-        let firstRow = Int((drawnMinY * scale).rounded()), lastRow = firstRow + Int(cairo_image_surface_get_height(surface))
-        var clipEdges: [(ax: Double, ay: Double, nx: Double, ny: Double)] = []
+        self.canvas = canvas
+        self.data = data
+        stride = Int(cairo_image_surface_get_stride(surface))
+        columns = Int(cairo_image_surface_get_width(surface))
+        firstRow = Int((canvas.drawnMinY * scale).rounded())
+        lastRow = firstRow + Int(cairo_image_surface_get_height(surface))
+        var edges: [(ax: Double, ay: Double, nx: Double, ny: Double)] = []
         if let clip, clip.count >= 3 {
             let points = clip.map { (x: $0.x * scale, y: $0.y * scale) }
             var area = 0.0
@@ -36,11 +47,24 @@ extension RenderCanvas {
             let sign = area >= 0 ? 1.0 : -1.0
             for i in points.indices {
                 let a = points[i], b = points[(i + 1) % points.count]
-                // Inward normal: the inside is where (p − a) · n ≥ 0.
-                clipEdges.append((a.x, a.y, -(b.y - a.y) * sign, (b.x - a.x) * sign))
+                edges.append((a.x, a.y, -(b.y - a.y) * sign, (b.x - a.x) * sign))
             }
         }
-        var (red, green, blue, alpha) = (0.0, 0.0, 0.0, 0.0)
+        clipEdges = edges
+    }
+
+    /// Tells Cairo the pixels changed; call once drawing is done.
+    func finish() { cairo_surface_mark_dirty(canvas.surface) }
+
+    /// Strokes each line on its own, `width` points wide (at most ``maximumWidth`` device
+    /// pixels); open lines are lengthened by `capExtension` points at their ends, for round or
+    /// square caps.
+    func stroke(_ lines: [[(x: Double, y: Double)]], closed: Bool, width: Double, color: RenderColor, capExtension: Double = 0) {
+        let scale = canvas.scale
+        let alpha = min(color.alpha, 1)
+        guard alpha > 0, width > 0 else { return }
+        let (red, green, blue) = (color.red, color.green, color.blue)
+        let lineWidth = min(width * scale, Self.maximumWidth), extend = capExtension * scale
 
         @inline(__always) func blend(_ x: Int, _ y: Int, _ coverage: Double) {
             guard x >= 0, x < columns, y >= firstRow, y < lastRow, coverage > 0 else { return }
@@ -53,25 +77,30 @@ extension RenderCanvas {
             let word = pointer.pointee
             let keep = 1 - a
             @inline(__always) func channel(_ shift: UInt32, _ source: Double) -> UInt32 {
-                let value = Double(word >> shift & 0xFF) * keep + source * a * 255
-                return UInt32(min(255, value + 0.5)) << shift
+                UInt32(min(255, Double(word >> shift & 0xFF) * keep + source * a * 255 + 0.5)) << shift
             }
             pointer.pointee = channel(24, 1) | channel(16, red) | channel(8, green) | channel(0, blue)
         }
 
-        for (_, rings, color) in outlines where color.alpha > 0 {
-        (red, green, blue, alpha) = (color.red, color.green, color.blue, min(color.alpha, 1))
-        for ring in rings where ring.count >= 2 {
-            for i in ring.indices {
-                let p = ring[i], q = ring[(i + 1) % ring.count]
-                let x0 = p.x * scale, y0 = p.y * scale, x1 = q.x * scale, y1 = q.y * scale
-                let dx = x1 - x0, dy = y1 - y0
-                let length = (dx * dx + dy * dy).squareRoot()
+        for line in lines where line.count >= 2 {
+            let segments = closed ? line.count : line.count - 1
+            for i in 0..<segments {
+                let p = line[i], q = line[(i + 1) % line.count]
+                var x0 = p.x * scale, y0 = p.y * scale, x1 = q.x * scale, y1 = q.y * scale
+                var dx = x1 - x0, dy = y1 - y0
+                var length = (dx * dx + dy * dy).squareRoot()
                 guard length > 1e-9, length.isFinite else { continue }
+                if !closed, extend > 0 {
+                    let (ux, uy) = (dx / length, dy / length)
+                    if i == 0 { (x0, y0) = (x0 - ux * extend, y0 - uy * extend) }
+                    if i == segments - 1 { (x1, y1) = (x1 + ux * extend, y1 + uy * extend) }
+                    (dx, dy) = (x1 - x0, y1 - y0)
+                    length = (dx * dx + dy * dy).squareRoot()
+                }
                 if abs(dx) >= abs(dy) {
                     // Along x: in each column the line is `thickness` tall, centred on its height there.
                     let (xa, ya, xb) = dx > 0 ? (x0, y0, x1) : (x1, y1, x0)
-                    let slope = dy / dx, thickness = length / abs(dx)
+                    let slope = dy / dx, thickness = lineWidth * length / abs(dx)
                     let from = max(Int(xa.rounded(.down)), -1), to = min(Int(xb.rounded(.up)) - 1, columns)
                     guard from <= to else { continue }
                     for column in from...to {
@@ -86,7 +115,7 @@ extension RenderCanvas {
                     }
                 } else {
                     let (ya, xa, yb) = dy > 0 ? (y0, x0, y1) : (y1, x1, y0)
-                    let slope = dx / dy, thickness = length / abs(dy)
+                    let slope = dx / dy, thickness = lineWidth * length / abs(dy)
                     let from = max(Int(ya.rounded(.down)), firstRow - 1), to = min(Int(yb.rounded(.up)) - 1, lastRow)
                     guard from <= to else { continue }
                     for row in from...to {
@@ -102,7 +131,14 @@ extension RenderCanvas {
                 }
             }
         }
-        }
-        return true
+    }
+}
+
+extension RenderCanvas {
+    /// A rasterizer for thin lines drawn straight into the pixels inside `clip`; nil when the
+    /// canvas is not in a state it can draw in (inside a group, or with a transformed coordinate
+    /// system), and the caller strokes with Cairo instead.
+    func thinLineRasterizer(clip: [(x: Double, y: Double)]?) -> ThinLineRasterizer? {
+        ThinLineRasterizer(canvas: self, clip: clip)
     }
 }

@@ -9,17 +9,17 @@ extension RenderCanvas {
     ///
     /// Cairo's writer (``pngData()``) lets libpng try every row filter and deflate at level 6,
     /// which takes longer than drawing a typical map. Here every row uses the "up" filter (map
-    /// images are mostly flat areas and straight edges, so it leaves long runs of zeros), deflate
-    /// runs at `level` (1 fastest … 9 smallest), and an opaque canvas is written as RGB, a
-    /// quarter less data. The pixels are the same as ``pngData()``'s: straight (not
-    /// premultiplied) 8-bit RGB(A). Large images are encoded on up to `threads` threads.
+    /// images are mostly flat areas and straight edges, so it leaves long runs of zeros),
+    /// libdeflate compresses at `level` (1 fastest … 9 smallest), and an opaque canvas is written
+    /// as RGB, a quarter less data. The pixels are the same as ``pngData()``'s: straight (not
+    /// premultiplied) 8-bit RGB(A). Large images are converted on up to `threads` threads.
     public func fastPNGData(level: Int32 = 1, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws(RenderError) -> [UInt8] {
         cairo_surface_flush(surface)
         guard let data = cairo_image_surface_get_data(surface) else { throw RenderError("cannot encode PNG: no pixel data") }
         let rowStride = Int(cairo_image_surface_get_stride(surface))
         let width = pixelWidth, height = pixelHeight
-        // Rows are converted, filtered and compressed in bands, one per thread (see
-        // `Compression.parallelZlibDeflate` for how the compressed bands make one stream).
+        // Rows are converted and filtered in bands, one per thread; libdeflate then compresses
+        // the whole at once (one thread of it beats zlib on two).
         let bandCount = max(1, min(threads, height / 64))
         let bands = (0..<bandCount).map { height * $0 / bandCount..<height * ($0 + 1) / bandCount }
         nonisolated(unsafe) let pixels = UnsafeRawPointer(data)
@@ -82,7 +82,7 @@ extension RenderCanvas {
         let compressed: [UInt8]
         do {
             compressed = try raw.withUnsafeBytes { bytes throws(CompressionError) in
-                try Compression.parallelZlibDeflate(bytes, level: min(max(level, 0), 9), pieces: bandCount)
+                try Compression.wholeBufferZlibDeflate(bytes, level: min(max(level, 0), 9))
             }
         } catch {
             throw RenderError("cannot encode PNG: \(error)")

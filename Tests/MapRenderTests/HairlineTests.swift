@@ -23,7 +23,9 @@ final class HairlineTests: XCTestCase {
             let ours = try RenderCanvas(width: 200, height: 150, scale: scale)
             let cairo = try RenderCanvas(width: 200, height: 150, scale: scale)
             for canvas in [ours, cairo] { canvas.fill(.white) }
-            XCTAssertTrue(ours.strokeHairlines(ArraySlice(rings.map { (group: 0, rings: [$0], color: color) }), clip: clip))
+            let rasterizer = try XCTUnwrap(ours.thinLineRasterizer(clip: clip))
+            for ring in rings { rasterizer.stroke([ring], closed: true, width: 1 / scale, color: color) }
+            rasterizer.finish()
             cairo.save()
             cairo.clip(to: clip)
             for ring in rings {
@@ -64,7 +66,7 @@ final class HairlineTests: XCTestCase {
     func testRefusedInsideAGroup() throws {
         let canvas = try RenderCanvas(width: 20, height: 20)
         canvas.beginGroup()
-        XCTAssertFalse(canvas.strokeHairlines(ArraySlice([(group: 0, rings: [[(1, 1), (15, 3), (9, 17)]], color: .black)]), clip: nil))
+        XCTAssertNil(canvas.thinLineRasterizer(clip: nil))
         canvas.endGroup()
     }
 }
