@@ -22,11 +22,16 @@ extension RenderCanvas {
         // the whole at once (one thread of it beats zlib on two).
         let bandCount = max(1, min(threads, height / 64))
         let bands = (0..<bandCount).map { height * $0 / bandCount..<height * ($0 + 1) / bandCount }
+        // One band runs here: libdispatch's apply, called from a thread it did not make, leaves
+        // that thread a continuation cache that is freed under it when the thread exits.
+        func forEachBand(_ body: @Sendable (Int) -> Void) {
+            if bandCount == 1 { body(0) } else { DispatchQueue.concurrentPerform(iterations: bandCount, execute: body) }
+        }
         nonisolated(unsafe) let pixels = UnsafeRawPointer(data)
         // ARGB32 is a native-endian 32-bit word per pixel, colour premultiplied by alpha.
         @Sendable func word(_ x: Int, _ y: Int) -> UInt32 { (pixels + y * rowStride + x * 4).loadUnaligned(as: UInt32.self) }
         let translucentBands = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: bandCount) { band in
+        forEachBand { band in
             for y in bands[band] {
                 for x in 0..<width where word(x, y) >> 24 != 0xFF {
                     translucentBands.withLock { $0 += 1 }
@@ -41,7 +46,7 @@ extension RenderCanvas {
         raw.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let out = buffer
             // Straight (not premultiplied) RGB(A), each row behind its filter byte.
-            DispatchQueue.concurrentPerform(iterations: bandCount) { band in
+            forEachBand { band in
                 for y in bands[band] {
                     let row = y * rowBytes
                     out[row] = y == 0 ? 0 : 2  // filter: none for the first row, then "up"
@@ -66,7 +71,7 @@ extension RenderCanvas {
             let rowsAbove: [[UInt8]] = bands.map { rows in
                 rows.lowerBound == 0 ? [] : Array(out[(rows.lowerBound - 1) * rowBytes + 1..<rows.lowerBound * rowBytes])
             }
-            DispatchQueue.concurrentPerform(iterations: bandCount) { band in
+            forEachBand { band in
                 for y in bands[band].reversed() where y > 0 {
                     let row = y * rowBytes + 1
                     if y == bands[band].lowerBound {
