@@ -61,6 +61,7 @@ bench: bench-deps
 	python3 Benchmarks/compare-peers.py $(RELEASE_BIN)/openmapkit
 	python3 Benchmarks/compare-import.py $(RELEASE_BIN)/openmapkit --scale
 	python3 Benchmarks/compare-render.py $(RELEASE_BIN)/openmapkit
+	python3 Benchmarks/compare-search.py $(RELEASE_BIN)/openmapkit
 
 clean:
 	rm -rf .build

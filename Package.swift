@@ -25,8 +25,13 @@ let package = Package(
         // Wire formats: protobuf, compression, GeoJSON, Mapbox Vector Tiles, OSM PBF and XML, MBTiles (SQLite via GRDB), PMTiles.
         .target(name: "MapFormats", dependencies: ["MapGeometry", "CZlib", "CLZ4", "CZstd", "CLibDeflate",
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
-        // OSM → map bundle: geometry assembly (multipolygons), tag schema, tile building.
-        .target(name: "MapImport", dependencies: ["MapFormats"]),
+        // The place index file (SQLite via GRDB: FTS5 + R*Tree), its writer and every query over it.
+        .target(name: "MapSearch", dependencies: ["MapGeometry", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The road graph file (memory-mapped, contracted), travel profiles' numbers and route queries.
+        .target(name: "MapRouting", dependencies: ["MapGeometry"]),
+        // OSM → map bundle: geometry assembly (multipolygons), tag schema, tile building, and the
+        // places and roads handed to MapSearch's and MapRouting's writers.
+        .target(name: "MapImport", dependencies: ["MapFormats", "MapSearch", "MapRouting"]),
         // Debian's drawing and text libraries (libcairo2-dev, libharfbuzz-dev with FreeType; the Makefile installs them).
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
@@ -35,7 +40,8 @@ let package = Package(
         // MapLibre style spec v8: the style document, its validation and the expression language.
         .target(name: "MapStyle", dependencies: ["MapGeometry"]),
         // The public MapKit-shaped API; re-exports MapGeometry.
-        .target(name: "OpenMapKit", dependencies: ["MapGeometry", "MapFormats", "MapImport", "MapStyle", "MapRender"]),
+        .target(name: "OpenMapKit", dependencies: ["MapGeometry", "MapFormats", "MapImport", "MapStyle", "MapRender",
+                                                   "MapSearch", "MapRouting"]),
         // The command line.
         .executableTarget(
             name: "openmapkit",
@@ -44,6 +50,8 @@ let package = Package(
                 "MapFormats",
                 "MapImport",
                 "MapRender",
+                "MapSearch",
+                "MapRouting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,6 +63,8 @@ let package = Package(
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
         .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapImportTests", dependencies: ["MapImport", "TestSupport"]),
+        .testTarget(name: "MapSearchTests", dependencies: ["MapSearch", "MapImport", "TestSupport"], exclude: ["Relevance"]),
+        .testTarget(name: "MapRoutingTests", dependencies: ["MapRouting", "MapImport", "TestSupport"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "TestSupport"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapImport", "TestSupport"]),
         .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit", "TestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import MapFormats
+import MapRouting
 
 /// A map bundle on disk: the folder `openmapkit import` writes, with `manifest.json` and the tile
 /// archive it names.
@@ -39,5 +40,20 @@ public struct MapBundle: Sendable {
     /// The bundle's tile archive.
     public func tiles() throws -> MBTilesArchive {
         try MBTilesArchive(url: url.appendingPathComponent(manifest.tiles))
+    }
+
+    /// The place index (search and geocoding). Bundles imported before it existed name none:
+    /// then this is where it would be, and opening it fails with "no place index; re-import it".
+    public var placesURL: URL {
+        url.appendingPathComponent(manifest.places ?? "places.sqlite")
+    }
+
+    /// The road graph file for `mode`; ``RoutingError/missingGraph(_:)`` for bundles imported
+    /// before directions existed.
+    public func roadGraphURL(for mode: TravelMode) throws(RoutingError) -> URL {
+        guard let name = manifest.roads?[mode.rawValue] else {
+            throw RoutingError.missingGraph("bundle \(url.path) has no road graph for \(mode.rawValue); re-import it with `openmapkit import`")
+        }
+        return url.appendingPathComponent(name)
     }
 }

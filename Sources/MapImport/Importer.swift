@@ -25,6 +25,10 @@ public struct ImportReport: Codable, Sendable {
     /// ways: gaps bridged, coast ends carried out to the extract's bounds, islands drawn the wrong
     /// way round, and chains that could not be closed (then no sea is made). Empty when all was well.
     public var coastlineWarnings: [String] = []
+    /// Places in the search index (`places.sqlite`).
+    public var places = 0
+    /// Size of the place index in bytes.
+    public var placeIndexBytes = 0
 
     public init() {}
 
@@ -44,6 +48,8 @@ public struct ImportReport: Codable, Sendable {
         tileBytes = try container.decodeIfPresent(Int.self, forKey: .tileBytes) ?? 0
         phases = try container.decodeIfPresent([PhaseCost].self, forKey: .phases) ?? []
         coastlineWarnings = try container.decodeIfPresent([String].self, forKey: .coastlineWarnings) ?? []
+        places = try container.decodeIfPresent(Int.self, forKey: .places) ?? 0
+        placeIndexBytes = try container.decodeIfPresent(Int.self, forKey: .placeIndexBytes) ?? 0
     }
 
     /// What one phase of an import cost.
@@ -64,6 +70,7 @@ public enum ImportPhase: String, Sendable, CaseIterable {
     case relations = "reading relations"
     case nodesAndWays = "reading nodes and ways"
     case areas = "assembling multipolygons"
+    case places = "building the place index"
     case tiles = "cutting and writing tiles"
     case writing = "finishing the bundle"
 }
@@ -108,6 +115,8 @@ public final class BundleImporter {
     /// Called at each phase's start and as it advances (fraction 0…1 where known).
     public var progress: (ImportPhase, Double?) -> Void = { _, _ in }
     public var cancellation = ImportCancellation()
+    /// Whether to build the place index (`places.sqlite`) for search and geocoding.
+    public var buildsPlaceIndex = true
 
     public init() {}
 
@@ -167,14 +176,19 @@ public final class BundleImporter {
             try add(output.features)
         }
 
+        // Places for search (nil when disabled): gathered during the passes, written at the end.
+        let places = buildsPlaceIndex ? try PlaceCollector(url: staging.appendingPathComponent("places.sqlite")) : nil
+
         // 1. Relations: which are areas or boundaries, and which ways they need.
         progress(.relations, nil)
         var areaRelations: [OSMRelation] = []
         var boundaryRelations: [OSMRelation] = []
         var neededWays = Set<Int64>()
+        let roads = RoadNetworkCollector()
         try scan(reader, kinds: .relations, fileSize: fileSize, phase: .relations) { block in
             block.forEachRelation { relation in
                 report.relations += 1
+                roads.add(relation: relation)
                 let type = relation.tags.value(for: "type")
                 if type == "multipolygon" || (type == "boundary" && relation.tags.value(for: "boundary") != "administrative") {
                     areaRelations.append(relation)
@@ -209,10 +223,15 @@ public final class BundleImporter {
             nonisolated(unsafe) let outputs = UnsafeMutableBufferPointer<BlockFeatures>.allocate(capacity: blocks.count)
             defer { outputs.deinitialize().deallocate() }
             outputs.initialize(repeating: BlockFeatures())
+            nonisolated(unsafe) let placeOutputs = UnsafeMutableBufferPointer<BlockPlaces>.allocate(capacity: places == nil ? 0 : blocks.count)
+            defer { placeOutputs.deinitialize().deallocate() }
+            placeOutputs.initialize(repeating: BlockPlaces())
             let neededWays = neededWays
             DispatchQueue.concurrentPerform(iterations: blocks.count) { index in
                 outputs[index] = BlockFeatures(blocks[index], schema: schema, nodes: store, neededWays: neededWays)
+                if !placeOutputs.isEmpty { placeOutputs[index] = BlockPlaces(blocks[index], nodes: store) }
             }
+            for output in placeOutputs { try places?.add(output) }
             for output in outputs {
                 for element in output.elements { try add(element) }
                 for way in output.memberWays { memberWays[way.id] = way }
@@ -221,6 +240,7 @@ public final class BundleImporter {
         }
         try scan(reader, kinds: [.nodes, .ways], fileSize: fileSize, phase: .nodesAndWays) { block in
             if block.nodes.count > 0 {
+                roads.addNodes(of: block)
                 // Ways must see every node: a node after the first way means an unsorted extract.
                 guard !waysBegan else {
                     throw ImportError.source("\(source.path): nodes after ways (block at byte \(block.blobOffset)); "
@@ -238,6 +258,7 @@ public final class BundleImporter {
                 }
             }
             if block.ways.count > 0 {
+                roads.addWays(of: block)
                 if !waysBegan { try processBatch() }  // the tagged nodes before the store is sealed
                 waysBegan = true
                 report.ways += block.ways.count
@@ -248,6 +269,7 @@ public final class BundleImporter {
         }
         try processBatch()
         try store.prepareForLookups()
+        roads.resolveLocations(store.location(of:))
         finishPhase(.nodesAndWays)
 
         // 3. Multipolygons and boundaries.
@@ -257,7 +279,9 @@ public final class BundleImporter {
             try checkCancelled()
             let features = schema.features(for: relation.tags, kind: .area)
             guard !features.isEmpty else { continue }
-            try add(ElementFeatures(assembler.assemble(relation: relation, way: { memberWays[$0] }, location: store.location(of:)), features))
+            let assembly = assembler.assemble(relation: relation, way: { memberWays[$0] }, location: store.location(of:))
+            try places?.add(relation: relation, assembly: assembly)
+            try add(ElementFeatures(assembly, features))
         }
         // The sea, from the coastline ways (none in a landlocked extract, which costs nothing here).
         if !coastlines.isEmpty {
@@ -295,6 +319,7 @@ public final class BundleImporter {
             let points = way.nodeRefs.compactMap { store.location(of: $0) }.map(mapPoint)
             if points.count >= 2 { try add(placed([feature], .line(points))) }
         }
+        try places?.add(boundaries: boundaryRelations, way: { memberWays[$0] }, location: store.location(of:))
         // Way geometry is all in the tile builder now: the node store, the relations and their
         // member ways can go, and the allocator can hand their pages back before tiles are cut.
         memberWays = [:]
@@ -307,6 +332,15 @@ public final class BundleImporter {
         _ = glibcMallocTrim(0)
         #endif
         finishPhase(.areas)
+
+        // The place index: streets merged, addresses given their towns, full-text index built.
+        if let places {
+            progress(.places, 0)
+            try places.finish { progress(.places, $0) }
+            report.places = places.count
+            report.placeIndexBytes = (try? fileManager.attributesOfItem(atPath: places.url.path)[.size] as? Int) ?? 0
+            finishPhase(.places)
+        }
 
         // 4. Tiles: cut bucket by bucket on all cores, written as they come.
         progress(.tiles, 0)
@@ -325,6 +359,10 @@ public final class BundleImporter {
 
         // 5. Metadata, manifest, and the rename into place.
         progress(.writing, nil)
+        // The road graphs, one file per travel mode (MapRouting builds and contracts them).
+        let roadFiles: [String: String]
+        do { roadFiles = try roads.build(into: staging) { progress(.writing, $0) } } catch { throw ImportError.destination("road graph: \(error)") }
+        roads.release()
         let bounds = reader.header.boundingBox.map { "\($0.minLongitude),\($0.minLatitude),\($0.maxLongitude),\($0.maxLatitude)" }
         let vectorLayers = try JSONSerialization.data(withJSONObject: ["vector_layers": TileLayer.vectorLayers(maximumZoom: tileOptions.maximumZoom)],
                                                       options: [.sortedKeys])
@@ -353,7 +391,8 @@ public final class BundleImporter {
 
         let manifest = BundleManifest(formatVersion: 1, source: source.lastPathComponent, created: Date(),
                                       bounds: bounds, minimumZoom: tileOptions.minimumZoom, maximumZoom: tileOptions.maximumZoom,
-                                      tiles: "tiles.mbtiles", report: report)
+                                      tiles: "tiles.mbtiles", report: report, roads: roadFiles,
+                                      places: places == nil ? nil : "places.sqlite")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
@@ -488,6 +527,12 @@ public struct BundleManifest: Codable, Sendable {
     /// The tile archive's file name inside the bundle.
     public var tiles: String
     public var report: ImportReport
+    /// Travel mode (`TravelMode.rawValue`) → road graph file name; nil in bundles made before
+    /// directions existed.
+    public var roads: [String: String]? = nil
+    /// The place index's file name (search and geocoding); nil in bundles made before search
+    /// existed, or imported without it.
+    public var places: String? = nil
 }
 
 /// A schema feature with the geometry it is drawn with.

@@ -1,24 +1,115 @@
 import Foundation
+import MapSearch
 
-// A first, minimal MKMapItem and MKPlacemark: enough for `Marker(item:)` and
-// `MapCameraPosition.item(_:)`. Search, geocoding and directions will add to them.
+// MKMapItem and MKPlacemark as search, geocoding and `Marker(item:)` use them. MapKit 26 moves
+// from the placemark to `location` + `address` + `addressRepresentations`; both shapes are here,
+// filled from the same place record, so code written against either compiles unchanged.
 
-/// A place's location and description (MapKit's `MKPlacemark`; without the address fields yet).
+/// A place's location and address (MapKit's `MKPlacemark`, with Core Location's `CLPlacemark`
+/// address properties).
+///
+/// Search and geocoding fill the address properties from the bundle's place index; a placemark
+/// made with ``init(coordinate:)`` has none.
 open class MKPlacemark: NSObject, MKAnnotation, @unchecked Sendable {
     public let coordinate: CLLocationCoordinate2D
     /// The place's name, if known.
     open var name: String?
+    /// The street (`addr:street`, or the street's own name for a street).
+    public internal(set) var thoroughfare: String?
+    /// The house number.
+    public internal(set) var subThoroughfare: String?
+    /// The city or town.
+    public internal(set) var locality: String?
+    /// A district or neighbourhood within the city.
+    public internal(set) var subLocality: String?
+    /// The state, province or equivalent (in Andorra the parish).
+    public internal(set) var administrativeArea: String?
+    /// The county or equivalent.
+    public internal(set) var subAdministrativeArea: String?
+    public internal(set) var postalCode: String?
+    /// The country's name.
+    public internal(set) var country: String?
+    /// The country's ISO 3166-1 alpha-2 code, e.g. "MC".
+    public internal(set) var isoCountryCode: String?
+    /// The place's IANA time zone, when the index knows it.
+    public internal(set) var timeZone: TimeZone?
 
     public init(coordinate: CLLocationCoordinate2D) {
         self.coordinate = coordinate
         super.init()
     }
 
-    open var title: String? { name }
+    /// A placemark with an address given as a Contacts-style dictionary (MapKit's initialiser):
+    /// the keys `Street` (house number and street, as one line), `City`, `SubLocality`, `State`,
+    /// `SubAdministrativeArea`, `ZIP`, `Country` and `ISOCountryCode`.
+    public convenience init(coordinate: CLLocationCoordinate2D, addressDictionary: [String: Any]?) {
+        self.init(coordinate: coordinate)
+        guard let dictionary = addressDictionary else { return }
+        func value(_ key: String) -> String? { (dictionary[key] as? String).flatMap { $0.isEmpty ? nil : $0 } }
+        thoroughfare = value("Street")
+        locality = value("City")
+        subLocality = value("SubLocality")
+        administrativeArea = value("State")
+        subAdministrativeArea = value("SubAdministrativeArea")
+        postalCode = value("ZIP")
+        country = value("Country")
+        isoCountryCode = value("ISOCountryCode")
+    }
+
+    /// The name, else the address's first line (house number and street), as MapKit's placemark
+    /// titles do.
+    open var title: String? { name ?? streetLine }
+
+    /// The address below the title: the rest of the address on one line.
+    open var subtitle: String? {
+        let parts = [name == nil ? nil : streetLine, locality, country].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    /// The address as a postal address dictionary would hold it (the address, not the name).
+    var postalAddress: PostalAddress {
+        PostalAddress(houseNumber: subThoroughfare, street: thoroughfare, postalCode: postalCode, subLocality: subLocality,
+                      locality: locality, subAdministrativeArea: subAdministrativeArea, administrativeArea: administrativeArea,
+                      country: country, countryCode: isoCountryCode)
+    }
+
+    private var streetLine: String? { postalAddress.streetLine }
 }
 
 /// A point of interest or place on the map (MapKit's `MKMapItem`).
+///
+/// Items from ``MKLocalSearch``, ``MKGeocodingRequest``, ``MKReverseGeocodingRequest`` and
+/// ``MKMapItemRequest`` carry an ``identifier`` (the OSM object's stable id, such as `n123` or
+/// `w45`), an ``address`` and ``addressRepresentations``, and what the OSM data says about the
+/// place: ``phoneNumber``, ``url``, ``timeZone`` and ``pointOfInterestCategory``.
 open class MKMapItem: NSObject, @unchecked Sendable {
+    /// A place's identifier (MapKit's Place ID): stable across re-imports of newer data for the
+    /// same OSM object, so it can be stored and resolved later with ``MKMapItemRequest``.
+    public struct Identifier: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        /// Nil for an empty or blank string, which names no place.
+        public init?(rawValue: String) {
+            guard !rawValue.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+            self.rawValue = rawValue
+        }
+        public var description: String { rawValue }
+
+        public init(from decoder: any Decoder) throws {
+            let value = try decoder.singleValueContainer().decode(String.self)
+            guard let identifier = Identifier(rawValue: value) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "an empty map item identifier"))
+            }
+            self = identifier
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+    }
+
+    /// The place's location and address fields (deprecated in MapKit 26 in favour of
+    /// ``location``, ``address`` and ``addressRepresentations``, which hold the same data).
     public let placemark: MKPlacemark
     /// The place's name.
     open var name: String?
@@ -29,11 +120,46 @@ open class MKMapItem: NSObject, @unchecked Sendable {
     open var timeZone: TimeZone?
     /// Whether the item stands for the device's location.
     public private(set) var isCurrentLocation = false
+    /// The place's identifier; nil for items made in code.
+    public internal(set) var identifier: Identifier?
+    /// Other identifiers of the same place (for example the address node merged into a
+    /// building's point of interest). Not exhaustive.
+    public internal(set) var alternateIdentifiers: Set<Identifier> = []
+    /// The place's address, full and short; nil when nothing is known about it.
+    public private(set) var address: MKAddress?
+    /// What the place index says the place is (address, street, town, …); nil for items made in code.
+    var placeKind: PlaceKind?
+    private var storedLocation: CLLocation?
 
     public init(placemark: MKPlacemark) {
         self.placemark = placemark
         name = placemark.name
         super.init()
+    }
+
+    /// An item at `location` with `address` (MapKit 26's initialiser). Its placemark has the
+    /// coordinate and no address fields; its address representations come from `address`.
+    public init(location: CLLocation, address: MKAddress?) {
+        placemark = MKPlacemark(coordinate: location.coordinate)
+        storedLocation = location
+        self.address = address
+        super.init()
+    }
+
+    /// The place's location.
+    public var location: CLLocation {
+        storedLocation ?? CLLocation(latitude: placemark.coordinate.latitude, longitude: placemark.coordinate.longitude)
+    }
+
+    /// The address formatted for display: full (with or without the country, on one line or
+    /// several), the city, the city with context, the region. Nil when the item knows no address.
+    public var addressRepresentations: MKAddressRepresentations? {
+        let fields = placemark.postalAddress
+        if fields.isEmpty {
+            guard let address else { return nil }
+            return MKAddressRepresentations(address: PostalAddress(), name: nil, fallback: address)
+        }
+        return MKAddressRepresentations(address: fields, name: name, fallback: address)
     }
 
     /// The item for the device's location (there is no location service here, so its coordinate
@@ -42,5 +168,22 @@ open class MKMapItem: NSObject, @unchecked Sendable {
         let item = MKMapItem(placemark: MKPlacemark(coordinate: kCLLocationCoordinate2DInvalid))
         item.isCurrentLocation = true
         return item
+    }
+
+    /// Sets the address from the placemark's fields (search and geocoding results).
+    func fillAddressFromPlacemark(locale: Locale?) {
+        let representations = MKAddressRepresentations(address: placemark.postalAddress, name: name, fallback: nil, locale: locale)
+        guard let full = representations.fullAddress(includingRegion: true, singleLine: true) else { return }
+        address = MKAddress(fullAddress: full, shortAddress: representations.shortAddress)
+    }
+
+    open override var description: String {
+        var parts = ["MKMapItem"]
+        if let name { parts.append("\"\(name)\"") }
+        if let identifier { parts.append("id \(identifier)") }
+        let c = placemark.coordinate
+        parts.append("at \(c.latitude),\(c.longitude)")
+        if let category = pointOfInterestCategory { parts.append(category.rawValue) }
+        return parts.joined(separator: " ")
     }
 }

@@ -30,6 +30,31 @@ public enum SampleBundle {
         }
     }
 
+    nonisolated(unsafe) private static var otherResults: [String: Result<URL, any Error>] = [:]
+
+    /// The folder of the Andorra bundle (`../shared/data/osm/andorra.osm.pbf`), imported on first use.
+    public static func andorra() throws -> URL { try sample("andorra") }
+
+    /// The bundle of `../shared/data/osm/NAME.osm.pbf`, imported once per process like Monaco's.
+    /// (Liechtenstein's is left out on purpose: it takes minutes to import in a debug build.)
+    private static func sample(_ name: String) throws -> URL {
+        try lock.withLock {
+            if otherResults[name] == nil {
+                otherResults[name] = Result {
+                    removeAbandonedFolders()
+                    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(prefix + String(getpid()))
+                    let bundle = folder.appendingPathComponent(name + ".omk")
+                    if !FileManager.default.fileExists(atPath: bundle.appendingPathComponent("manifest.json").path) {
+                        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                        _ = try BundleImporter().importPBF(at: TestData.shared("data/osm/\(name).osm.pbf"), to: bundle)
+                    }
+                    return bundle
+                }
+            }
+            return try otherResults[name]!.get()
+        }
+    }
+
     private static func removeAbandonedFolders() {
         let temporary = FileManager.default.temporaryDirectory
         for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(prefix) {

@@ -22,6 +22,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Print the import report as JSON.")
     var json = false
 
+    @Flag(help: "Skip the place index (search and geocoding will not work on the bundle).")
+    var noPlaceIndex = false
+
     func validate() throws {
         guard (0...14).contains(maxZoom) else { throw ValidationError("--max-zoom must be between 0 and 14.") }
     }
@@ -31,6 +34,7 @@ struct ImportCommand: ParsableCommand {
         let destination = URL(fileURLWithPath: output ?? defaultBundleName(for: source))
         let importer = BundleImporter()
         importer.tileOptions.maximumZoom = maxZoom
+        importer.buildsPlaceIndex = !noPlaceIndex
         let progress = ProgressDisplay()
         importer.progress = { phase, fraction in progress.show(phase.rawValue, fraction) }
         // Ctrl-C stops the import between blocks; the staging folder is removed and any earlier

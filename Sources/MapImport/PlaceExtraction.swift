@@ -1,0 +1,389 @@
+import Foundation
+import MapFormats
+import MapGeometry
+import MapSearch
+
+/// A place found in one element, not yet written (streets and interpolations wait for the end).
+struct PendingPlace {
+    var record: PlaceRecord
+    var searchNames: [String]
+    var geometry: PlaceGeometry?
+}
+
+/// A named way of a street, merged with its namesakes nearby at the end of the import.
+struct StreetPiece {
+    var id: Int64
+    var name: String
+    var tags: OSMTags
+    var points: [CLLocationCoordinate2D]
+    var importance: Double
+    var osmClass: String
+}
+
+/// An `addr:interpolation` way, expanded into numbers once every address node is known.
+struct InterpolationWay {
+    var id: Int64
+    var scheme: String
+    var nodeRefs: [Int64]
+    var points: [CLLocationCoordinate2D?]
+    var tags: OSMTags
+}
+
+/// The places of one block: made on any thread, like ``BlockFeatures``.
+struct BlockPlaces {
+    var places: [PendingPlace] = []
+    var streets: [StreetPiece] = []
+    var interpolations: [InterpolationWay] = []
+    /// Address nodes (id → number, street), for interpolation ways.
+    var addressNodes: [(Int64, String, String?)] = []
+
+    init() {}
+
+    init(_ block: OSMPrimitiveBlock, nodes: NodeLocationStore) {
+        let columns = block.nodes
+        for i in 0..<columns.count {
+            let tagRange = columns.tags.range(of: i)
+            guard !tagRange.isEmpty else { continue }
+            let tags: OSMTags = tagRange.map { (key: block.strings[columns.tags.keys[$0]], value: block.strings[columns.tags.values[$0]]) }
+            let location = columns.locations[i]
+            let coordinate = CLLocationCoordinate2D(latitude: location.latitude, longitude: location.longitude)
+            if let number = tags.value(for: "addr:housenumber") {
+                addressNodes.append((columns.ids[i], number, tags.value(for: "addr:street")))
+            }
+            guard let classification = PlaceTagging.classify(tags, isLine: false) else { continue }
+            places.append(PlaceBuilder.place("n\(columns.ids[i])", tags: tags, classification: classification,
+                                             coordinate: coordinate, bounds: nil, geometry: nil))
+        }
+        block.forEachWay { way in
+            guard !way.tags.isEmpty else { return }
+            if let scheme = way.tags.value(for: "addr:interpolation") {
+                interpolations.append(InterpolationWay(
+                    id: way.id, scheme: scheme, nodeRefs: way.nodeRefs,
+                    points: way.nodeRefs.map { nodes.location(of: $0).map { CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude) } },
+                    tags: way.tags))
+                return
+            }
+            let closed = way.nodeRefs.count >= 4 && way.nodeRefs.first == way.nodeRefs.last
+            let isLine = !closed || way.tags.value(for: "highway") != nil && way.tags.value(for: "area") != "yes"
+            guard let classification = PlaceTagging.classify(way.tags, isLine: isLine) else { return }
+            let points = way.nodeRefs.compactMap { nodes.location(of: $0) }
+                .map { CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude) }
+            guard !points.isEmpty else { return }
+            if classification.kind == .street, let name = way.tags.value(for: "name") {
+                streets.append(StreetPiece(id: way.id, name: name, tags: way.tags, points: points,
+                                           importance: classification.importance, osmClass: classification.osmClass))
+                return
+            }
+            let mapPoints = points.map(MKMapPoint.init)
+            let bounds = MKMapRect(boundingPoints: mapPoints)
+            var coordinate = points[points.count / 2]
+            var geometry: PlaceGeometry? = nil
+            if closed {
+                let precision = max(bounds.width, bounds.height) / 20
+                if precision > 0, let label = labelPoint(polygon: [mapPoints], precision: precision) { coordinate = label.coordinate }
+                if classification.kind != .address { geometry = PlaceGeometry(shape: .rings, parts: [points]) }
+            } else if classification.kind == .physicalFeature {
+                geometry = PlaceGeometry(shape: .lines, parts: [points])
+            }
+            places.append(PlaceBuilder.place("w\(way.id)", tags: way.tags, classification: classification,
+                                             coordinate: coordinate, bounds: bounds.isEmpty ? nil : bounds, geometry: geometry))
+        }
+    }
+}
+
+enum PlaceBuilder {
+    static func place(_ id: String, tags: OSMTags, classification: PlaceTagging.Classification,
+                      coordinate: CLLocationCoordinate2D, bounds: MKMapRect?, geometry: PlaceGeometry?) -> PendingPlace {
+        let name = tags.value(for: "name")
+        var record = PlaceRecord(id: id, kind: classification.kind, name: name, names: PlaceTagging.names(tags),
+                                 coordinate: coordinate, bounds: bounds, category: classification.category,
+                                 osmClass: classification.osmClass, address: PlaceTagging.address(tags),
+                                 phone: tags.value(for: "phone") ?? tags.value(for: "contact:phone"),
+                                 website: tags.value(for: "website") ?? tags.value(for: "contact:website") ?? tags.value(for: "url"),
+                                 timeZone: tags.value(for: "timezone"), importance: classification.importance)
+        if record.kind == .address { record.name = nil }
+        return PendingPlace(record: record, searchNames: PlaceTagging.searchNames(tags), geometry: geometry)
+    }
+}
+
+/// Collects places during the import and writes `places.sqlite` at the end: streets merged per
+/// name, interpolation lines expanded into numbers, administrative areas from boundary relations
+/// (which address field each fills depends on the country, see ``PlaceTagging/field(adminLevel:countryCode:)``),
+/// and localities from `place=*` nodes where no boundary gives one.
+final class PlaceCollector {
+    let url: URL
+    private let writer: PlaceIndexWriter
+    private var streets: [StreetPiece] = []
+    private var interpolations: [InterpolationWay] = []
+    private var addressNodes: [Int64: (number: String, street: String?)] = [:]
+    private var localityPoints: [(id: String, name: String, place: String, coordinate: CLLocationCoordinate2D)] = []
+    private var countries: [(code: String?, timeZone: String?, geometry: PlaceGeometry, box: (Double, Double, Double, Double))] = []
+    private(set) var count = 0
+    /// Postal code → sum of its places' coordinates and their count, for one place per code.
+    private var postalCodes: [String: (latitude: Double, longitude: Double, count: Int, countryCode: String?)] = [:]
+
+    init(url: URL) throws {
+        self.url = url
+        do { writer = try PlaceIndexWriter(url: url) } catch { throw ImportError.destination("\(error)") }
+    }
+
+    func add(_ block: BlockPlaces) throws {
+        for place in block.places {
+            if place.record.kind == .locality, let name = place.record.name, place.record.id.hasPrefix("n"),
+               let value = place.record.osmClass?.split(separator: "=").last {
+                localityPoints.append((place.record.id, name, String(value), place.record.coordinate))
+            }
+            try write(place)
+        }
+        streets += block.streets
+        interpolations += block.interpolations
+        for (id, number, street) in block.addressNodes { addressNodes[id] = (number, street) }
+    }
+
+    private func write(_ place: PendingPlace) throws {
+        if let code = place.record.address.postalCode?.trimmingCharacters(in: .whitespaces), !code.isEmpty, code.count <= 12 {
+            var entry = postalCodes[code] ?? (0, 0, 0, nil)
+            entry.latitude += place.record.coordinate.latitude
+            entry.longitude += place.record.coordinate.longitude
+            entry.count += 1
+            entry.countryCode = entry.countryCode ?? place.record.address.countryCode
+            postalCodes[code] = entry
+        }
+        do {
+            try writer.add(place.record, searchNames: place.searchNames, geometry: place.geometry)
+            count += 1
+        } catch {
+            throw ImportError.destination("place index: \(error)")
+        }
+    }
+
+    /// A named multipolygon relation (park, lake, …) that is a place.
+    func add(relation: OSMRelation, assembly: AreaAssembly) throws {
+        guard assembly.isValid, let classification = PlaceTagging.classify(relation.tags, isLine: false),
+              classification.kind != .address else { return }
+        guard let (coordinate, bounds, geometry) = Self.area(assembly) else { return }
+        try write(PlaceBuilder.place("r\(relation.id)", tags: relation.tags, classification: classification,
+                                     coordinate: coordinate, bounds: bounds, geometry: geometry))
+    }
+
+    static func area(_ assembly: AreaAssembly) -> (CLLocationCoordinate2D, MKMapRect, PlaceGeometry)? {
+        let rings = assembly.polygons.flatMap { $0 }.map { $0.map { CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude) } }
+        guard let largest = assembly.polygons.max(by: { $0.first?.count ?? 0 < $1.first?.count ?? 0 }), !largest.isEmpty else { return nil }
+        let mapRings = largest.map { $0.map { MKMapPoint(CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude)) } }
+        let bounds = rings.reduce(MKMapRect.null) { $0.union(MKMapRect(boundingPoints: $1.map(MKMapPoint.init))) }
+        let outer = MKMapRect(boundingPoints: mapRings[0])
+        let precision = max(outer.width, outer.height) / 50
+        guard precision > 0, let label = labelPoint(polygon: mapRings, precision: precision) else { return nil }
+        return (label.coordinate, bounds, PlaceGeometry(shape: .rings, parts: rings))
+    }
+
+    /// Administrative boundaries: countries first (their codes decide how the levels below map
+    /// to address fields), then the rest. Each becomes an area filling addresses and a place.
+    func add(boundaries relations: [OSMRelation], way: (Int64) -> OSMWay?, location: (Int64) -> OSMLocation?) throws {
+        let assembler = MultipolygonAssembler()
+        let sorted = relations.compactMap { relation -> (OSMRelation, Int)? in
+            guard relation.tags.value(for: "boundary") == "administrative", relation.tags.value(for: "name") != nil,
+                  let level = relation.tags.value(for: "admin_level").flatMap(Int.init), (2...10).contains(level) else { return nil }
+            return (relation, level)
+        }.sorted { ($0.1, $0.0.id) < ($1.1, $1.0.id) }
+        for (relation, level) in sorted {
+            let assembly = assembler.assemble(relation: relation, way: way, location: location)
+            guard assembly.isValid, let (coordinate, bounds, geometry) = Self.area(assembly),
+                  let name = relation.tags.value(for: "name") else { continue }
+            var code = (relation.tags.value(for: "ISO3166-1:alpha2") ?? relation.tags.value(for: "ISO3166-1"))
+                .map { $0.uppercased() }.flatMap { $0.count == 2 ? $0 : nil }
+            if level == 2 {
+                let zone = relation.tags.value(for: "timezone") ?? code.flatMap { PlaceTagging.defaultTimeZones[$0] }
+                if let box = geometry.boxTuple { countries.append((code, zone, geometry, box)) }
+            } else if code == nil {
+                code = relation.tags.value(for: "ISO3166-2").flatMap { $0.split(separator: "-").first.map(String.init) }
+                    ?? countries.first { c in
+                        coordinate.longitude >= c.box.0 && coordinate.longitude <= c.box.2 && coordinate.latitude >= c.box.1
+                            && coordinate.latitude <= c.box.3 && c.geometry.contains(coordinate)
+                    }?.code
+            }
+            guard let field = PlaceTagging.field(adminLevel: level, countryCode: code) else { continue }
+            let zone = relation.tags.value(for: "timezone") ?? code.flatMap { PlaceTagging.defaultTimeZones[$0] }
+            do {
+                try writer.addArea(PlaceArea(id: "r\(relation.id)", field: field, name: name, countryCode: code,
+                                             timeZone: zone, geometry: geometry))
+                if level == 2, let code, PlaceTagging.cityStates.contains(code) {
+                    try writer.addArea(PlaceArea(id: "r\(relation.id)", field: .locality, name: name, countryCode: code,
+                                                 timeZone: zone, geometry: geometry))
+                }
+            } catch {
+                throw ImportError.destination("place index: \(error)")
+            }
+            let kind: PlaceKind = field == .locality || field == .subLocality ? .locality : .administrativeArea
+            let importance: Double = switch level { case 2: 1; case 3...4: 0.85; case 5...7: 0.75; case 8: 0.7; default: 0.45 }
+            var record = PlaceRecord(id: "r\(relation.id)", kind: kind, name: name, names: PlaceTagging.names(relation.tags),
+                                     coordinate: coordinate, bounds: bounds, category: nil,
+                                     osmClass: "boundary=administrative", address: PlaceAddress(countryCode: code),
+                                     website: relation.tags.value(for: "website"), timeZone: zone, importance: importance)
+            if level == 2 { record.address.country = name }
+            if level == 2, let code, PlaceTagging.cityStates.contains(code) { record.kind = .locality }
+            try write(PendingPlace(record: record, searchNames: PlaceTagging.searchNames(relation.tags), geometry: nil))
+        }
+    }
+
+    /// Writes the streets and interpolated addresses, the fallback localities, and finishes the file.
+    func finish(progress: (Double) -> Void) throws {
+        try writeStreets()
+        progress(0.3)
+        try writeInterpolations()
+        // One place per postal code, at the mean of the places that carry it, so "98000" finds the code itself.
+        for (code, entry) in postalCodes.sorted(by: { $0.key < $1.key }) where entry.count > 0 {
+            let center = CLLocationCoordinate2D(latitude: entry.latitude / Double(entry.count), longitude: entry.longitude / Double(entry.count))
+            try write(PendingPlace(record: PlaceRecord(id: "postcode:\(code)", kind: .postalCode, name: code, coordinate: center,
+                                                       osmClass: "addr:postcode",
+                                                       address: PlaceAddress(postalCode: code, countryCode: entry.countryCode),
+                                                       importance: min(0.5, 0.2 + Double(entry.count) / 1000)),
+                                   searchNames: [], geometry: nil))
+        }
+        postalCodes = [:]
+        // Localities from place nodes, used only where no boundary gives a locality: a circle
+        // whose size follows the kind of place.
+        let radius: [String: Double] = ["city": 6000, "town": 3000, "village": 1500, "suburb": 800, "hamlet": 600,
+                                        "quarter": 500, "neighbourhood": 300, "municipality": 3000, "borough": 1500]
+        for point in localityPoints {
+            guard let r = radius[point.place] else { continue }
+            let field: PlaceAddressField = ["suburb", "quarter", "neighbourhood", "borough"].contains(point.place) ? .subLocality : .locality
+            let ring = (0...16).map { k -> CLLocationCoordinate2D in
+                let angle = Double(k % 16) / 16 * 2 * .pi
+                return CLLocationCoordinate2D(latitude: point.coordinate.latitude + r * sin(angle) / 111_132,
+                                              longitude: point.coordinate.longitude + r * cos(angle) / (111_320 * cos(point.coordinate.latitude * .pi / 180)))
+            }
+            do {
+                try writer.addArea(PlaceArea(id: point.id, field: field, name: point.name,
+                                             geometry: PlaceGeometry(shape: .rings, parts: [ring]), isFallback: true))
+            } catch { throw ImportError.destination("place index: \(error)") }
+        }
+        progress(0.4)
+        do { try writer.finish() } catch { throw ImportError.destination("place index: \(error)") }
+        progress(1)
+    }
+
+    /// Ways of one name whose boxes come within 150 m of each other are one street, whose id is
+    /// the smallest way id (stable while that way exists).
+    private func writeStreets() throws {
+        let byName = Dictionary(grouping: streets.indices, by: { streets[$0].name })
+        for name in byName.keys.sorted() {
+            let indices = byName[name]!
+            var parent = Array(0..<indices.count)
+            func find(_ i: Int) -> Int { var i = i; while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }; return i }
+            let boxes = indices.map { index -> (Double, Double, Double, Double) in
+                let p = streets[index].points
+                let margin = 0.0015
+                return (p.map(\.longitude).min()! - margin, p.map(\.latitude).min()! - margin,
+                        p.map(\.longitude).max()! + margin, p.map(\.latitude).max()! + margin)
+            }
+            if indices.count > 1 {
+                for a in 0..<indices.count {
+                    for b in (a + 1)..<indices.count where boxes[a].0 <= boxes[b].2 && boxes[b].0 <= boxes[a].2
+                        && boxes[a].1 <= boxes[b].3 && boxes[b].1 <= boxes[a].3 {
+                        parent[find(a)] = find(b)
+                    }
+                }
+            }
+            let groups = Dictionary(grouping: 0..<indices.count, by: find)
+            for members in groups.values {
+                let pieces = members.map { streets[indices[$0]] }.sorted { $0.id < $1.id }
+                let first = pieces[0]
+                let lines = pieces.map(\.points)
+                let all = lines.flatMap { $0 }
+                let longest = lines.max { $0.count < $1.count }!
+                var names: [String: String] = [:]
+                var searchNames: [String] = []
+                var address = PlaceAddress()
+                for piece in pieces {
+                    names.merge(PlaceTagging.names(piece.tags)) { a, _ in a }
+                    searchNames += PlaceTagging.searchNames(piece.tags)
+                    if address.postalCode == nil { address.postalCode = piece.tags.value(for: "addr:postcode") ?? piece.tags.value(for: "postal_code") }
+                }
+                address.street = name
+                let bounds = MKMapRect(boundingPoints: all.map(MKMapPoint.init))
+                let record = PlaceRecord(id: "w\(first.id)", alternateIDs: pieces.dropFirst().map { "w\($0.id)" }, kind: .street,
+                                         name: name, names: names, coordinate: longest[longest.count / 2],
+                                         bounds: bounds.isEmpty ? nil : bounds, osmClass: pieces.map(\.osmClass).min(),
+                                         address: address, importance: pieces.map(\.importance).max()! + min(0.1, Double(all.count) / 2000))
+                try write(PendingPlace(record: record, searchNames: Array(Set(searchNames)).sorted(),
+                                       geometry: PlaceGeometry(shape: .lines, parts: lines)))
+            }
+        }
+        streets = []
+    }
+
+    /// Each interpolation way between two numbered nodes becomes the numbers between them
+    /// (odd, even or all), spaced evenly along the way.
+    private func writeInterpolations() throws {
+        for way in interpolations {
+            let step: Int
+            switch way.scheme {
+            case "odd", "even": step = 2
+            case "all": step = 1
+            default: step = Int(way.scheme) ?? 0
+            }
+            guard step > 0, way.points.count >= 2, way.points.allSatisfy({ $0 != nil }) else { continue }
+            let points = way.points.map { $0! }
+            // Pairs of consecutive numbered nodes along the way.
+            let numbered = way.nodeRefs.enumerated().compactMap { offset, ref -> (Int, Int, String?)? in
+                guard let node = addressNodes[ref], let n = Int(node.number.filter(\.isNumber)), node.number.allSatisfy(\.isNumber) else { return nil }
+                return (offset, n, node.street)
+            }
+            guard numbered.count >= 2 else { continue }
+            let street = way.tags.value(for: "addr:street") ?? numbered.compactMap(\.2).first
+            guard let street else { continue }
+            for pair in zip(numbered, numbered.dropFirst()) {
+                let (startIndex, startNumber, _) = pair.0, (endIndex, endNumber, _) = pair.1
+                guard abs(endNumber - startNumber) > step, abs(endNumber - startNumber) / step <= 1000 else { continue }
+                let segment = Array(points[min(startIndex, endIndex)...max(startIndex, endIndex)])
+                let forward = startIndex <= endIndex
+                let direction = endNumber > startNumber ? step : -step
+                var number = startNumber + direction
+                let total = Double(endNumber - startNumber)
+                while (direction > 0 && number < endNumber) || (direction < 0 && number > endNumber) {
+                    let fraction = Double(number - startNumber) / total
+                    let coordinate = Self.point(along: segment, fraction: forward ? fraction : 1 - fraction)
+                    var address = PlaceTagging.address(way.tags)
+                    address.houseNumber = String(number)
+                    address.street = street
+                    let record = PlaceRecord(id: "w\(way.id)-\(number)", kind: .address, coordinate: coordinate,
+                                             osmClass: "addr:interpolation", address: address, importance: 0.05)
+                    try write(PendingPlace(record: record, searchNames: [], geometry: nil))
+                    number += direction
+                }
+            }
+        }
+        interpolations = []
+        addressNodes = [:]
+    }
+
+    static func point(along line: [CLLocationCoordinate2D], fraction: Double) -> CLLocationCoordinate2D {
+        guard line.count > 1 else { return line[0] }
+        var lengths: [Double] = [0]
+        for i in 1..<line.count {
+            let dx = (line[i].longitude - line[i - 1].longitude) * cos(line[i].latitude * .pi / 180)
+            let dy = line[i].latitude - line[i - 1].latitude
+            lengths.append(lengths[i - 1] + (dx * dx + dy * dy).squareRoot())
+        }
+        let target = lengths.last! * min(1, max(0, fraction))
+        for i in 1..<line.count where lengths[i] >= target {
+            let span = lengths[i] - lengths[i - 1]
+            let t = span > 0 ? (target - lengths[i - 1]) / span : 0
+            return CLLocationCoordinate2D(latitude: line[i - 1].latitude + t * (line[i].latitude - line[i - 1].latitude),
+                                          longitude: line[i - 1].longitude + t * (line[i].longitude - line[i - 1].longitude))
+        }
+        return line.last!
+    }
+}
+
+extension PlaceGeometry {
+    /// (west, south, east, north).
+    var boxTuple: (Double, Double, Double, Double)? {
+        var west = Double.infinity, south = Double.infinity, east = -Double.infinity, north = -Double.infinity
+        for part in parts { for c in part {
+            west = min(west, c.longitude); east = max(east, c.longitude); south = min(south, c.latitude); north = max(north, c.latitude)
+        } }
+        return west.isFinite ? (west, south, east, north) : nil
+    }
+}

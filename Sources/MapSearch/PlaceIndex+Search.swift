@@ -1,0 +1,432 @@
+import Foundation
+import GRDB
+import MapGeometry
+
+/// A place found by the text or category step, before its record is decoded (decoding only the
+/// few that make the final list keeps completion fast).
+struct Candidate {
+    var rowid: Int64
+    var kind: PlaceKind
+    var category: String?
+    var osmClass: String?
+    var importance: Double
+    var coordinate: CLLocationCoordinate2D
+    var names: String
+    /// 0…1: how well the query's words match this place's names.
+    var text: Double
+    var score: Double = 0
+
+    init(row: Row) {
+        rowid = row["rowid"]
+        kind = PlaceKind(rawValue: row["kind"]) ?? .pointOfInterest
+        category = row["category"]
+        osmClass = row["osm_class"]
+        importance = row["importance"]
+        coordinate = CLLocationCoordinate2D(latitude: row["lat"], longitude: row["lon"])
+        names = row["names"]
+        text = 0
+    }
+}
+
+extension PlaceIndex {
+    static let candidateColumns = "p.rowid, p.kind, p.category, p.osm_class, p.importance, p.lat, p.lon, p.names"
+    /// How many candidates each step fetches before ranking; bounds the work of a broad prefix.
+    static let candidateLimit = 150
+
+    /// Places matching the query text, best first.
+    ///
+    /// Empty or whitespace-only text gives no results (not an error). A category word ("coffee",
+    /// "pharmacie", "playground") finds places of that category; "X near Y" / "X in Y" looks for X
+    /// around the place Y. When no place matches every word exactly or as a prefix, words are
+    /// corrected to the closest indexed words (one edit, two for long words).
+    public func search(_ query: PlaceQuery) throws(PlaceIndexError) -> [PlaceMatch] {
+        try Self.validate(query)
+        guard query.limit > 0, let parsed = ParsedQuery(query.text) else { return [] }
+        return try read { db in
+            let ranked = try self.rank(db, parsed: parsed, query: query, prefixLast: true)
+            let chosen = Array(ranked.prefix(query.limit))
+            let records = try self.records(db, rowids: chosen.map(\.rowid))
+            let center = query.region?.center
+            return chosen.compactMap { candidate in
+                records[candidate.rowid].map {
+                    PlaceMatch(record: $0, score: candidate.score, distance: center.map { haversineMeters($0, candidate.coordinate) })
+                }
+            }
+        }
+    }
+
+    /// Completions for a partly typed query: places (the last word may be a prefix), and, with
+    /// `includeQuerySuggestions`, category searches such as "Cafes" whose words start with it.
+    public func complete(_ query: PlaceQuery, includeQuerySuggestions: Bool) throws(PlaceIndexError) -> [PlaceSuggestion] {
+        try Self.validate(query)
+        guard query.limit > 0, let parsed = ParsedQuery(query.text) else { return [] }
+        return try read { db in
+            var suggestions: [PlaceSuggestion] = []
+            if includeQuerySuggestions, parsed.anchor == nil {
+                let prefix = parsed.rawSubject.joined(separator: " ")
+                for (phrase, meaning) in CategoryWords.suggestions(prefix: prefix).prefix(2) {
+                    let title = meaning.title
+                    suggestions.append(PlaceSuggestion(
+                        title: title, subtitle: "Search Nearby",
+                        titleHighlights: Highlighter.ranges(in: title, words: parsed.rawSubject, prefixLast: true),
+                        record: nil, queryText: phrase))
+                }
+            }
+            let ranked = try self.rank(db, parsed: parsed, query: query, prefixLast: true)
+            let chosen = Array(ranked.prefix(query.limit))
+            let records = try self.records(db, rowids: chosen.map(\.rowid))
+            for candidate in chosen {
+                guard let record = records[candidate.rowid] else { continue }
+                let title = record.displayName
+                let subtitle = Self.subtitle(for: record)
+                suggestions.append(PlaceSuggestion(
+                    title: title, subtitle: subtitle,
+                    titleHighlights: Highlighter.ranges(in: title, words: parsed.rawSubject, prefixLast: true),
+                    subtitleHighlights: Highlighter.ranges(in: subtitle, words: parsed.rawSubject + (parsed.anchor ?? []), prefixLast: true),
+                    record: record, queryText: nil))
+            }
+            return Array(suggestions.prefix(query.limit + (includeQuerySuggestions ? 2 : 0)))
+        }
+    }
+
+    /// The line under a completion's title: the street line (unless it is the title), then the
+    /// locality and country.
+    static func subtitle(for record: PlaceRecord) -> String {
+        let a = record.address
+        let title = record.displayName
+        var parts: [String] = []
+        switch record.kind {
+        case .address, .street:
+            parts = [a.postalCode.map { [$0, a.locality].compactMap { $0 }.joined(separator: " ") } ?? a.locality,
+                     a.country].compactMap { $0 }
+        case .locality, .administrativeArea, .postalCode:
+            parts = [a.administrativeArea, a.country].compactMap { $0 }
+        case .pointOfInterest, .physicalFeature:
+            parts = [a.streetLine, a.locality, a.country].compactMap { $0 }
+        }
+        var seen: Set<String> = [title]
+        return parts.filter { seen.insert($0).inserted }.joined(separator: ", ")
+    }
+
+    /// Candidates for a parsed query, scored and sorted (best first).
+    func rank(_ db: Database, parsed: ParsedQuery, query: PlaceQuery, prefixLast: Bool) throws -> [Candidate] {
+        var region = query.region.map(Box.init)
+        var required = query.regionIsRequired
+        var subject = parsed
+        if let anchorWords = parsed.anchor {
+            if let anchor = try resolveAnchor(db, words: anchorWords) {
+                if required, let existing = region, !(existing.contains(anchor.coordinate)) {
+                    return []
+                }
+                region = anchor.box
+                required = true
+            } else if let whole = ParsedQuery(query.text, splitAnchor: false) {
+                subject = whole
+            }
+        }
+        let kinds = query.kinds
+        var candidates: [Int64: Candidate] = [:]
+        func merge(_ list: [Candidate]) {
+            for c in list where candidates[c.rowid].map({ $0.text < c.text }) ?? true { candidates[c.rowid] = c }
+        }
+        if let meaning = CategoryWords.meaning(of: subject.rawSubject) ?? CategoryWords.meaning(of: subject.subject),
+           kinds?.contains(.pointOfInterest) ?? true || kinds?.contains(.physicalFeature) ?? false {
+            merge(try categoryCandidates(db, meaning: meaning, region: region, required: required, kinds: kinds))
+        }
+        merge(try textCandidates(db, parsed: subject, prefixLast: prefixLast, region: region, required: required, kinds: kinds))
+        if candidates.isEmpty {
+            merge(try textCandidates(db, parsed: subject, prefixLast: prefixLast, region: region, required: required,
+                                     kinds: kinds, corrected: true))
+        }
+        var list = Array(candidates.values)
+        if let included = query.includedCategories {
+            list.removeAll { $0.category.map { !included.contains($0) } ?? true }
+        }
+        if !query.excludedCategories.isEmpty {
+            list.removeAll { $0.category.map { query.excludedCategories.contains($0) } ?? false }
+        }
+        if required, let region { list.removeAll { !region.contains($0.coordinate) } }
+        let reach = max(500, region?.halfDiagonalMeters ?? 0)
+        let center = region.map { CLLocationCoordinate2D(latitude: ($0.south + $0.north) / 2, longitude: ($0.west + $0.east) / 2) }
+        for index in list.indices {
+            var c = list[index]
+            var score = 100 * c.text + 40 * c.importance + Self.kindBonus(c.kind)
+            if let number = subject.houseNumber, c.kind == .address || c.kind == .pointOfInterest {
+                let words = c.names.split(separator: "|").map { $0.split(separator: " ") }
+                if words.contains(where: { $0.first.map(String.init) == number }) { score += 20 }
+            }
+            if let center {
+                let d = haversineMeters(center, c.coordinate)
+                score += (c.text < 0.71 && c.category != nil ? 60 : 25) * reach / (reach + d)
+            }
+            c.score = score
+            list[index] = c
+        }
+        list.sort { $0.score != $1.score ? $0.score > $1.score : $0.rowid < $1.rowid }
+        return list
+    }
+
+    static func kindBonus(_ kind: PlaceKind) -> Double {
+        switch kind {
+        case .locality: return 8
+        case .administrativeArea: return 6
+        case .pointOfInterest, .physicalFeature: return 5
+        case .street: return 4
+        case .address: return 2
+        case .postalCode: return 1
+        }
+    }
+
+    /// The place an "in Y"/"near Y" clause names, as a box to look in: localities and areas first.
+    func resolveAnchor(_ db: Database, words: [String]) throws -> (coordinate: CLLocationCoordinate2D, box: Box)? {
+        let parsed = ParsedQuery(subject: words, rawSubject: words)
+        var best = try textCandidates(db, parsed: parsed, prefixLast: false, region: nil, required: false,
+                                      kinds: [.locality, .administrativeArea, .postalCode])
+        if best.isEmpty {
+            best = try textCandidates(db, parsed: parsed, prefixLast: false, region: nil, required: false, kinds: nil)
+        }
+        guard let top = best.max(by: { ($0.text + 0.15 * $0.importance, -$0.rowid) < ($1.text + 0.15 * $1.importance, -$1.rowid) }),
+              top.text >= 0.7 else { return nil }
+        let box = try Row.fetchOne(db, sql: "SELECT min_lon, max_lon, min_lat, max_lat FROM place_rtree WHERE id = ?",
+                                   arguments: [top.rowid])
+        var result = Box(around: top.coordinate, meters: 2_000)
+        if let box {
+            let b = Box(west: box["min_lon"], south: box["min_lat"], east: box["max_lon"], north: box["max_lat"])
+            if b.halfDiagonalMeters > 1_000 {
+                // A little margin: "restaurants in Vaduz" includes the one across the boundary street.
+                let mx = (b.east - b.west) * 0.1, my = (b.north - b.south) * 0.1
+                result = Box(west: b.west - mx, south: b.south - my, east: b.east + mx, north: b.north + my)
+            }
+        }
+        return (top.coordinate, result)
+    }
+
+    func kindClause(_ kinds: Set<PlaceKind>?) -> String {
+        guard let kinds else { return "" }
+        if kinds.isEmpty { return " AND 0" }
+        return " AND p.kind IN (" + kinds.map { "'\($0.rawValue)'" }.sorted().joined(separator: ",") + ")"
+    }
+
+    func boxClause(_ box: Box) -> (String, StatementArguments) {
+        (" AND p.rowid IN (SELECT id FROM place_rtree WHERE max_lon >= ? AND min_lon <= ? AND max_lat >= ? AND min_lat <= ?)",
+         [box.west, box.east, box.south, box.north])
+    }
+
+    func categoryCandidates(_ db: Database, meaning: CategoryWords.Meaning, region: Box?, required: Bool,
+                            kinds: Set<PlaceKind>?) throws -> [Candidate] {
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        if !meaning.categories.isEmpty {
+            conditions.append("p.category IN (" + meaning.categories.map { _ in "?" }.joined(separator: ",") + ")")
+            arguments += StatementArguments(meaning.categories.sorted())
+        }
+        if !meaning.osmClasses.isEmpty {
+            conditions.append("p.osm_class IN (" + meaning.osmClasses.map { _ in "?" }.joined(separator: ",") + ")")
+            arguments += StatementArguments(meaning.osmClasses.sorted())
+        }
+        guard !conditions.isEmpty else { return [] }
+        let base = "SELECT \(Self.candidateColumns) FROM places p WHERE (" + conditions.joined(separator: " OR ") + ")" + kindClause(kinds)
+        var rows: [Row] = []
+        if let region {
+            let (clause, boxArguments) = boxClause(region)
+            rows = try Row.fetchAll(db, sql: base + clause + " ORDER BY p.importance DESC LIMIT \(Self.candidateLimit)",
+                                    arguments: arguments + boxArguments)
+        }
+        if !required, rows.count < 10 {
+            rows += try Row.fetchAll(db, sql: base + " ORDER BY p.importance DESC LIMIT \(Self.candidateLimit)", arguments: arguments)
+        }
+        return rows.map { row in
+            var c = Candidate(row: row)
+            c.text = 0.7
+            return c
+        }
+    }
+
+    /// Places whose indexed words contain every query word (the last as a prefix when
+    /// `prefixLast`), best-known first, plus the same within the region when there is one.
+    func textCandidates(_ db: Database, parsed: ParsedQuery, prefixLast: Bool, region: Box?, required: Bool,
+                        kinds: Set<PlaceKind>?, corrected: Bool = false) throws -> [Candidate] {
+        var words = parsed.subject
+        var alternatives: [String: [String]] = [:]
+        if corrected {
+            var changed = false
+            for (offset, word) in words.enumerated() {
+                let prefix = prefixLast && offset == words.count - 1
+                guard word.count >= 3, !ParsedQuery.isHouseNumber(word), !TextFolding.stopWords.contains(word),
+                      try !termExists(db, word, prefix: prefix) else { continue }
+                let corrections = try self.corrections(db, word, prefix: prefix)
+                guard !corrections.isEmpty else { return [] }
+                alternatives[word] = corrections
+                changed = true
+            }
+            guard changed else { return [] }
+            words = parsed.subject
+        }
+        guard let expression = MatchExpression.make(words, prefixLast: prefixLast, alternatives: alternatives) else { return [] }
+        // The FTS is read in rowid (= importance) order and stops early: the work is bounded
+        // however many places share a common word.
+        func matches(_ limit: Int) -> String {
+            "SELECT \(Self.candidateColumns) FROM (SELECT rowid AS ord FROM place_fts WHERE place_fts MATCH ? ORDER BY rowid LIMIT \(limit)) f"
+                + " JOIN places p ON p.ord = f.ord WHERE 1" + kindClause(kinds)
+        }
+        var rows: [Row] = []
+        if let region {
+            rows = try Row.fetchAll(db, sql: matches(5_000) + " AND p.lat BETWEEN ? AND ? AND p.lon BETWEEN ? AND ? ORDER BY f.ord LIMIT \(Self.candidateLimit)",
+                                    arguments: [expression, region.south, region.north, region.west, region.east])
+        }
+        if !required {
+            rows += try Row.fetchAll(db, sql: matches(kinds == nil ? Self.candidateLimit : 2_000) + " ORDER BY f.ord LIMIT \(Self.candidateLimit)",
+                                     arguments: [expression])
+        }
+        if !corrected {
+            // Exact names, which the importance order above may not reach when many places share the words.
+            let keys = Set([parsed.subject.joined(separator: " "), parsed.numberFirstSubject.joined(separator: " ")])
+            for key in keys {
+                rows += try Row.fetchAll(db, sql: "SELECT \(Self.candidateColumns) FROM places p WHERE p.key = ?" + kindClause(kinds)
+                                         + " ORDER BY p.importance DESC LIMIT 50", arguments: [key])
+            }
+        }
+        let queryWords = parsed.numberFirstSubject.map { alternatives[$0] ?? TextFolding.alternatives(of: $0) }
+        return rows.map { row in
+            var c = Candidate(row: row)
+            c.text = NameMatch.quality(query: queryWords, names: c.names, prefixLast: prefixLast) * (corrected ? 0.8 : 1)
+            return c
+        }
+    }
+
+    func termExists(_ db: Database, _ word: String, prefix: Bool) throws -> Bool {
+        if prefix {
+            return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place_terms WHERE term >= ? AND term < ?)",
+                                     arguments: [word, word + "\u{10FFFF}"]) ?? false
+        }
+        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place_terms WHERE term = ?)", arguments: [word]) ?? false
+    }
+
+    /// Indexed words within one edit of `word` (two when it is 8 letters or longer); for a
+    /// prefix, words whose beginning is. Candidates share the first letter or, for a typo in the
+    /// first letter, the second; at most 6, the most frequent first.
+    func corrections(_ db: Database, _ word: String, prefix: Bool) throws -> [String] {
+        let scalars = word.unicodeScalars.map(\.value)
+        let limit = scalars.count >= 8 ? 2 : 1
+        var found: [(term: String, distance: Int, documents: Int)] = []
+        var starts = [String(word.prefix(1))]
+        if word.count > 3 { starts.append(String(word.dropFirst().prefix(1))) }
+        var seen = Set<String>()
+        for start in starts {
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT term, documents FROM place_terms WHERE term >= ? AND term < ?
+                  AND length(term) BETWEEN ? AND ? ORDER BY documents DESC LIMIT 20000
+                """, arguments: [start, start + "\u{10FFFF}", scalars.count - limit, prefix ? 1000 : scalars.count + limit])
+            for row in rows {
+                let term: String = row["term"]
+                guard seen.insert(term).inserted else { continue }
+                var other = term.unicodeScalars.map(\.value)
+                if prefix, other.count > scalars.count { other = Array(other.prefix(scalars.count)) }
+                let d = editDistance(scalars, other, limit: limit)
+                if d <= limit { found.append((term, d, row["documents"])) }
+            }
+        }
+        found.sort { ($0.distance, -$0.documents, $0.term) < ($1.distance, -$1.documents, $1.term) }
+        let best = found.first?.distance ?? 0
+        return found.filter { $0.distance == best }.prefix(6).map(\.term)
+    }
+}
+
+/// How well query words match a place's names (see ``PlaceIndex`` ranking).
+enum NameMatch {
+    /// `query`: per query word, the spellings it may match. `names`: `|`-separated folded names.
+    static func quality(query: [[String]], names: String, prefixLast: Bool) -> Double {
+        guard !query.isEmpty else { return 0 }
+        var best = 0.0
+        for name in names.split(separator: "|") {
+            let words = name.split(separator: " ").map(String.init)
+            guard !words.isEmpty else { continue }
+            best = max(best, quality(query: query, name: words, prefixLast: prefixLast))
+            if best >= 1 { break }
+        }
+        // Every query word matched somewhere (the FTS said so), perhaps only in the address.
+        return max(best, 0.3)
+    }
+
+    static func quality(query: [[String]], name: [String], prefixLast: Bool) -> Double {
+        func matches(_ options: [String], _ word: String, prefix: Bool) -> Bool {
+            options.contains { prefix ? word.hasPrefix($0) : word == $0 }
+        }
+        let lastIndex = query.count - 1
+        // Exact: same words in the same order.
+        if name.count == query.count,
+           zip(query, name).enumerated().allSatisfy({ matches($0.element.0, $0.element.1, prefix: false) }) {
+            return 1
+        }
+        let significant = query.enumerated().filter { !TextFolding.stopWords.contains($0.element[0]) || query.count == 1 }
+        let nameSignificant = name.filter { !TextFolding.stopWords.contains($0) }
+        if significant.count == nameSignificant.count,
+           zip(significant, nameSignificant).allSatisfy({ matches($0.0.element, $0.1, prefix: prefixLast && $0.0.offset == lastIndex) }) {
+            return prefixLast ? 0.97 : 0.95
+        }
+        let extra = Double(max(0, nameSignificant.count - significant.count))
+        // Starts with the query.
+        if name.count >= query.count,
+           query.enumerated().allSatisfy({ matches($0.element, name[$0.offset], prefix: prefixLast && $0.offset == lastIndex) }) {
+            return 0.9 - min(0.1, 0.01 * extra)
+        }
+        // Every significant word somewhere in the name.
+        var hits = 0
+        var prefixOnly = false
+        for (offset, options) in significant {
+            if name.contains(where: { matches(options, $0, prefix: false) }) { hits += 1 }
+            else if prefixLast, offset == lastIndex, name.contains(where: { matches(options, $0, prefix: true) }) {
+                hits += 1; prefixOnly = true
+            }
+        }
+        if hits == significant.count, hits > 0 {
+            return (prefixOnly ? 0.7 : 0.75) - min(0.1, 0.01 * extra)
+        }
+        return 0.3 + 0.35 * Double(hits) / Double(max(1, significant.count))
+    }
+}
+
+/// UTF-16 ranges of a display string's words that the query's words match (whole word, or the
+/// beginning for the last, partly typed word).
+enum Highlighter {
+    static func ranges(in text: String, words: [String], prefixLast: Bool) -> [NSRange] {
+        guard !words.isEmpty else { return [] }
+        var result: [NSRange] = []
+        var wordStart: String.Index? = nil
+        var index = text.startIndex
+        func close(_ end: String.Index) {
+            guard let start = wordStart else { return }
+            wordStart = nil
+            let original = text[start..<end]
+            let folded = TextFolding.fold(String(original))
+            for (offset, word) in words.enumerated() where !word.isEmpty {
+                let canPrefix = prefixLast && offset == words.count - 1
+                if folded == word || TextFolding.canonical(folded) == TextFolding.canonical(word) {
+                    result.append(NSRange(start..<end, in: text))
+                    return
+                }
+                if canPrefix, folded.hasPrefix(word) {
+                    // Find how many original characters fold to the typed prefix.
+                    var cut = start
+                    while cut < end, TextFolding.fold(String(text[start..<cut])).count < word.count {
+                        cut = text.index(after: cut)
+                    }
+                    result.append(NSRange(start..<cut, in: text))
+                    return
+                }
+            }
+        }
+        while index < text.endIndex {
+            let character = text[index]
+            let isWord = character.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil }
+            if isWord {
+                if wordStart == nil { wordStart = index }
+            } else {
+                close(index)
+            }
+            index = text.index(after: index)
+        }
+        close(text.endIndex)
+        return result
+    }
+}

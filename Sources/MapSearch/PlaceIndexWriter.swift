@@ -1,0 +1,325 @@
+import Foundation
+import GRDB
+import MapGeometry
+
+/// The place index schema (version 1).
+///
+/// - `places`: one row per place; `record` is the ``PlaceRecord`` as JSON, the other columns are
+///   what queries filter and rank on without decoding it. `names` holds the folded search names,
+///   one per `|`-separated entry, for match-quality scoring; `key` the first of them (the exact
+///   name), so an exact match is found even among thousands of places sharing its words.
+/// - `place_ids`: alternate ids → place rowid.
+/// - `place_fts`: contentless FTS5, rowid = `places.ord` (the place's rank by importance), over pre-folded words (``TextFolding``): `names` (the place's
+///   names, and for addresses its house number and street) and `context` (its address: street,
+///   localities, areas, country, postal code). Prefix indexes on 2 and 3 characters serve the completer.
+/// - `place_terms`: every word of `place_fts` with its document count, for typo tolerance.
+/// - `place_rtree`: R*Tree of each place's bounds in degrees (points have zero size).
+/// - `place_geometry`: lines or rings of streets and areas (reverse geocoding).
+/// - `areas` + `area_rtree`: the administrative areas that filled addresses, with their rings.
+enum PlaceSchema {
+    static let version = "1"
+    static let create = """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+        CREATE TABLE places (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
+            category TEXT, osm_class TEXT, importance REAL NOT NULL, lat REAL NOT NULL, lon REAL NOT NULL,
+            names TEXT NOT NULL, key TEXT NOT NULL, ord INTEGER, record BLOB NOT NULL);
+        CREATE TABLE place_ids (alt TEXT PRIMARY KEY, place INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE VIRTUAL TABLE place_rtree USING rtree(id, min_lon, max_lon, min_lat, max_lat);
+        CREATE TABLE place_geometry (rowid INTEGER PRIMARY KEY, shape INTEGER NOT NULL, data BLOB NOT NULL);
+        CREATE TABLE areas (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL, field INTEGER NOT NULL, name TEXT NOT NULL,
+            country_code TEXT, time_zone TEXT, fallback INTEGER NOT NULL, box_area REAL NOT NULL, data BLOB NOT NULL);
+        CREATE VIRTUAL TABLE area_rtree USING rtree(id, min_lon, max_lon, min_lat, max_lat);
+        """
+    static let createText = """
+        CREATE VIRTUAL TABLE place_fts USING fts5(names, context, content='', prefix='2 3',
+            tokenize="unicode61 remove_diacritics 0");
+        CREATE TABLE place_terms (term TEXT PRIMARY KEY, documents INTEGER NOT NULL) WITHOUT ROWID;
+        """
+}
+
+/// Writes a place index file; used by the import.
+///
+/// Records go straight into the `places` table (batched transactions); ``finish()`` then fills
+/// each record's missing address fields from the ``PlaceArea``s that contain it, and builds the
+/// full-text index from the completed records, so a place is findable by its town's name.
+public final class PlaceIndexWriter {
+    public let url: URL
+    private let queue: DatabaseQueue
+    private var pending = 0
+    private var inTransaction = false
+    private var finished = false
+    /// Records added (duplicates by id are skipped).
+    public private(set) var count = 0
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    /// Creates the file, replacing any file at `url`.
+    public init(url: URL) throws(PlaceIndexError) {
+        self.url = url
+        try? FileManager.default.removeItem(at: url)
+        do {
+            var configuration = Configuration()
+            // Records arrive one call at a time; a transaction stays open across calls so
+            // thousands of inserts share one commit.
+            configuration.allowsUnsafeTransactions = true
+            configuration.prepareDatabase { db in
+                // Written once into a staging folder: no journal, and a page cache big enough for the R*Tree.
+                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
+            }
+            queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            try queue.inDatabase { db in
+                try db.execute(sql: PlaceSchema.create)
+                try db.cachedStatement(sql: "INSERT INTO meta VALUES ('schema', ?)").execute(arguments: [PlaceSchema.version])
+            }
+        } catch {
+            throw .corrupt("cannot create \(url.path): \(error)")
+        }
+    }
+
+    /// Adds one place. `searchNames` are the extra names it should be found by (other languages,
+    /// `alt_name`, `old_name`, …) besides `record.name` and `record.names`.
+    public func add(_ record: PlaceRecord, searchNames: [String]) throws(PlaceIndexError) {
+        try add(record, searchNames: searchNames, geometry: nil)
+    }
+
+    /// Adds one place with the lines or rings reverse geocoding measures against (streets, areas).
+    public func add(_ record: PlaceRecord, searchNames: [String], geometry: PlaceGeometry?) throws(PlaceIndexError) {
+        guard !finished else { throw .invalidQuery("writer already finished") }
+        let c = record.coordinate
+        guard c.latitude.isFinite, c.longitude.isFinite, CLLocationCoordinate2DIsValid(c) else {
+            throw .invalidQuery("place \(record.id) has an invalid coordinate \(c)")
+        }
+        var allNames: [String] = []
+        var seen = Set<String>()
+        var sources = [record.name].compactMap({ $0 }) + record.names.keys.sorted().compactMap({ record.names[$0] }) + searchNames
+        if record.kind != .street, let number = record.address.houseNumber, let street = record.address.street {
+            // Addresses are found by "12 Avenue de la Costa" (and the parser moves a trailing number first).
+            sources.append("\(number) \(street)")
+        }
+        for name in sources {
+            let folded = TextFolding.tokens(name).joined(separator: " ")
+            if !folded.isEmpty, seen.insert(folded).inserted { allNames.append(folded) }
+        }
+        var box = (west: c.longitude, south: c.latitude, east: c.longitude, north: c.latitude)
+        if let bounds = record.bounds, !bounds.isNull, !bounds.isEmpty {
+            let nw = MKMapPoint(x: bounds.minX, y: bounds.minY).coordinate
+            let se = MKMapPoint(x: bounds.maxX, y: bounds.maxY).coordinate
+            box = (min(nw.longitude, c.longitude), min(se.latitude, c.latitude),
+                   max(se.longitude, c.longitude), max(nw.latitude, c.latitude))
+        }
+        do {
+            let json = try encoder.encode(record)
+            try write { db in
+                try db.cachedStatement(sql: """
+                    INSERT OR IGNORE INTO places (id, kind, category, osm_class, importance, lat, lon, names, key, record)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [record.id, record.kind.rawValue, record.category, record.osmClass,
+                                     record.importance.isFinite ? record.importance : 0, c.latitude, c.longitude,
+                                     allNames.joined(separator: "|"), allNames.first ?? "", json])
+                guard db.changesCount > 0 else { return }
+                let rowid = db.lastInsertedRowID
+                count += 1
+                try db.cachedStatement(sql: "INSERT INTO place_rtree VALUES (?, ?, ?, ?, ?)").execute(arguments: [rowid, box.west, box.east, box.south, box.north])
+                for alt in record.alternateIDs where alt != record.id {
+                    try db.cachedStatement(sql: "INSERT OR IGNORE INTO place_ids VALUES (?, ?)").execute(arguments: [alt, rowid])
+                }
+                if let geometry, !geometry.parts.isEmpty {
+                    try db.cachedStatement(sql: "INSERT INTO place_geometry VALUES (?, ?, ?)").execute(arguments: [rowid, geometry.shape.rawValue, geometry.encoded])
+                }
+            }
+        } catch let error as PlaceIndexError {
+            throw error
+        } catch {
+            throw .corrupt("cannot add \(record.id): \(error)")
+        }
+    }
+
+    /// Adds an area whose name fills `area.field` in the address of every place inside it
+    /// (where the importer left that field empty). The smallest containing area wins.
+    public func addArea(_ area: PlaceArea) throws(PlaceIndexError) {
+        guard !finished else { throw .invalidQuery("writer already finished") }
+        guard let box = area.geometry.box, area.geometry.shape == .rings else { return }
+        do {
+            try write { db in
+                try db.cachedStatement(sql: "INSERT INTO areas (id, field, name, country_code, time_zone, fallback, box_area, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").execute(arguments: [area.id, area.field.rawValue, area.name, area.countryCode, area.timeZone, area.isFallback,
+                                           (box.east - box.west) * (box.north - box.south), area.geometry.encoded])
+                try db.cachedStatement(sql: "INSERT INTO area_rtree VALUES (?, ?, ?, ?, ?)").execute(arguments: [db.lastInsertedRowID, box.west, box.east, box.south, box.north])
+            }
+        } catch {
+            throw .corrupt("cannot add area \(area.id): \(error)")
+        }
+    }
+
+    private func write(_ body: (Database) throws -> Void) throws {
+        try queue.inDatabase { db in
+            if !inTransaction {
+                try db.execute(sql: "BEGIN")
+                inTransaction = true
+            }
+            try body(db)
+            pending += 1
+            if pending >= 5_000 {
+                try db.execute(sql: "COMMIT")
+                inTransaction = false
+                pending = 0
+            }
+        }
+    }
+
+    /// Fills addresses from areas, builds the full-text index and the typo vocabulary, analyses
+    /// the tables and closes the file.
+    public func finish() throws(PlaceIndexError) {
+        guard !finished else { return }
+        finished = true
+        do {
+            try queue.inDatabase { db in
+                if inTransaction { try db.execute(sql: "COMMIT"); inTransaction = false }
+                let areas = try AreaLookup(db: db)
+                try db.execute(sql: PlaceSchema.createText)
+                let decoder = JSONDecoder()
+                // Full-text rowids follow importance (`ord`), so a query takes its most important
+                // matches by reading the FTS in rowid order and stopping early, however many match.
+                let order = try Int64.fetchAll(db, sql: "SELECT rowid FROM places ORDER BY importance DESC, rowid")
+                var position: Int64 = 0
+                for chunkStart in stride(from: 0, to: order.count, by: 2000) {
+                    let chunk = order[chunkStart..<min(order.count, chunkStart + 2000)]
+                    let rows = try Row.fetchAll(db, sql: "SELECT rowid, names, record FROM places WHERE rowid IN ("
+                                                + chunk.map(String.init).joined(separator: ",") + ")")
+                    let byRowid = Dictionary(rows.map { ($0["rowid"] as Int64, $0) }, uniquingKeysWith: { a, _ in a })
+                    try db.execute(sql: "BEGIN")
+                    for rowid in chunk {
+                        guard let row = byRowid[rowid] else { continue }
+                        position += 1
+                        let data: Data = row["record"]
+                        var record = try decoder.decode(PlaceRecord.self, from: data)
+                        if areas.fill(&record) {
+                            try db.cachedStatement(sql: "UPDATE places SET record = ?, ord = ? WHERE rowid = ?").execute(arguments: [try encoder.encode(record), position, rowid])
+                        } else {
+                            try db.cachedStatement(sql: "UPDATE places SET ord = ? WHERE rowid = ?").execute(arguments: [position, rowid])
+                        }
+                        let namesText: String = row["names"]
+                        let names = namesText.replacingOccurrences(of: "|", with: " ")
+                        let a = record.address
+                        var contextParts = [a.subLocality, a.locality, a.subAdministrativeArea, a.administrativeArea,
+                                            a.country, a.postalCode]
+                        if record.kind != .address { contextParts.insert(a.street, at: 0) }
+                        let context = TextFolding.tokens(contextParts.compactMap { $0 }.joined(separator: " ")).joined(separator: " ")
+                        try db.cachedStatement(sql: "INSERT INTO place_fts (rowid, names, context) VALUES (?, ?, ?)").execute(arguments: [position, names, context])
+                    }
+                    try db.execute(sql: "COMMIT")
+                }
+                try db.execute(sql: """
+                    CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab(main, place_fts, 'row');
+                    INSERT INTO place_terms SELECT term, doc FROM temp.vocabulary;
+                    DROP TABLE temp.vocabulary;
+                    INSERT INTO place_fts(place_fts) VALUES ('optimize');
+                    CREATE INDEX places_category ON places(category, importance);
+                    CREATE INDEX places_class ON places(osm_class);
+                    CREATE INDEX places_key ON places(key);
+                    CREATE UNIQUE INDEX places_ord ON places(ord);
+                    INSERT INTO meta VALUES ('places', (SELECT count(*) FROM places));
+                    ANALYZE;
+                    """)
+            }
+            try queue.close()
+        } catch let error as PlaceIndexError {
+            throw error
+        } catch {
+            throw .corrupt("cannot finish \(url.path): \(error)")
+        }
+    }
+}
+
+/// Areas in memory with a coarse grid over their boxes, for filling addresses by containment.
+struct AreaLookup {
+    struct Area {
+        var id: String, field: PlaceAddressField, name: String, countryCode: String?, timeZone: String?
+        var isFallback: Bool, boxArea: Double, geometry: PlaceGeometry
+        var west: Double, south: Double, east: Double, north: Double
+    }
+    var areas: [Area] = []
+    var grid: [Int64: [Int]] = [:]
+    static let cell = 0.25
+
+    init(db: Database) throws {
+        for row in try Row.fetchAll(db, sql: """
+            SELECT a.id, a.field, a.name, a.country_code, a.time_zone, a.fallback, a.box_area, a.data,
+                   r.min_lon, r.max_lon, r.min_lat, r.max_lat
+            FROM areas a JOIN area_rtree r ON r.id = a.rowid ORDER BY a.fallback, a.box_area
+            """) {
+            let fieldRaw: Int = row["field"]
+            guard let field = PlaceAddressField(rawValue: fieldRaw),
+                  let geometry = PlaceGeometry(shape: .rings, encoded: row["data"]) else { continue }
+            let area = Area(id: row["id"], field: field, name: row["name"], countryCode: row["country_code"],
+                            timeZone: row["time_zone"], isFallback: row["fallback"], boxArea: row["box_area"], geometry: geometry,
+                            west: row["min_lon"], south: row["min_lat"], east: row["max_lon"], north: row["max_lat"])
+            let index = areas.count
+            areas.append(area)
+            for key in Self.cells(west: area.west, south: area.south, east: area.east, north: area.north) {
+                grid[key, default: []].append(index)
+            }
+        }
+    }
+
+    static func key(_ x: Int, _ y: Int) -> Int64 { Int64(x) << 32 | Int64(UInt32(bitPattern: Int32(y))) }
+
+    static func cells(west: Double, south: Double, east: Double, north: Double) -> [Int64] {
+        let x0 = Int((west / cell).rounded(.down)), x1 = Int((east / cell).rounded(.down))
+        let y0 = Int((south / cell).rounded(.down)), y1 = Int((north / cell).rounded(.down))
+        guard (x1 - x0 + 1) * (y1 - y0 + 1) <= 1_000_000 else { return [] }
+        var keys: [Int64] = []
+        for x in x0...x1 { for y in y0...y1 { keys.append(key(x, y)) } }
+        return keys
+    }
+
+    /// The areas containing `point`, smallest box first.
+    func containing(_ point: CLLocationCoordinate2D) -> [Area] {
+        let k = Self.key(Int((point.longitude / Self.cell).rounded(.down)), Int((point.latitude / Self.cell).rounded(.down)))
+        guard let candidates = grid[k] else { return [] }
+        return candidates.sorted().map { areas[$0] }.filter {
+            point.longitude >= $0.west && point.longitude <= $0.east && point.latitude >= $0.south
+                && point.latitude <= $0.north && $0.geometry.contains(point)
+        }
+    }
+
+    /// Fills the empty address fields of `record` from the areas containing it; whether anything changed.
+    func fill(_ record: inout PlaceRecord) -> Bool {
+        guard !areas.isEmpty else { return false }
+        let before = record
+        var covered = Set<Int>()
+        for area in containing(record.coordinate) where area.id != record.id {
+            // An estimated area never overrides what a real boundary says (or deliberately left out).
+            if area.isFallback, covered.contains(area.field.rawValue) { continue }
+            if !area.isFallback { covered.insert(area.field.rawValue) }
+            var a = record.address
+            switch area.field {
+            case .country:
+                if a.country == nil { a.country = area.name }
+                if a.countryCode == nil { a.countryCode = area.countryCode }
+            case .administrativeArea: if a.administrativeArea == nil { a.administrativeArea = area.name }
+            case .subAdministrativeArea: if a.subAdministrativeArea == nil { a.subAdministrativeArea = area.name }
+            case .locality: if a.locality == nil { a.locality = area.name }
+            case .subLocality: if a.subLocality == nil, area.name != a.locality { a.subLocality = area.name }
+            case .postalCode: if a.postalCode == nil { a.postalCode = area.name }
+            }
+            if a.countryCode == nil, let code = area.countryCode { a.countryCode = code }
+            if record.timeZone == nil, let zone = area.timeZone { record.timeZone = zone }
+            record.address = a
+        }
+        if record.address.country == nil, let code = record.address.countryCode, let name = countryNames[code] {
+            record.address.country = name
+        }
+        return record != before
+    }
+}
+
+/// English country names by ISO code, for places whose country boundary is not in the extract
+/// (an extract cut at the border, or a maritime boundary that does not close).
+let countryNames: [String: String] = [
+    "MC": "Monaco", "AD": "Andorra", "LI": "Liechtenstein", "FR": "France", "ES": "Spain", "CH": "Switzerland",
+    "AT": "Austria", "IT": "Italy", "DE": "Germany", "PT": "Portugal", "GB": "United Kingdom", "BE": "Belgium",
+    "NL": "Netherlands", "LU": "Luxembourg", "SM": "San Marino", "VA": "Vatican City", "US": "United States",
+]

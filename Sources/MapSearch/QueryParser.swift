@@ -1,0 +1,103 @@
+import Foundation
+
+/// A query's text taken apart: what is looked for, where ("near Vaduz", "in Monaco"), a house
+/// number, and whether it names a category rather than a place.
+struct ParsedQuery: Equatable {
+    /// Canonical folded words of what is looked for (abbreviations expanded).
+    var subject: [String]
+    /// The same words before abbreviation expansion, for highlighting.
+    var rawSubject: [String]
+    /// Canonical words of the place after "near"/"in", if any.
+    var anchor: [String]?
+    /// "12" in "12 Avenue de la Costa" or "Avenue de la Costa 12".
+    var houseNumber: String?
+
+    /// The longest query we look at: more text than this is not a place name, and capping it
+    /// bounds the work a hostile query can cause.
+    static let maximumScalars = 512
+    static let maximumWords = 16
+
+    static let nearWords: [[String]] = [
+        ["near"], ["in"], ["around"], ["close", "to"], ["nearby"], ["pres", "de"], ["a", "cote", "de"], ["bei"],
+        ["nahe"], ["prop", "de"], ["a", "prop", "de"], ["cerca", "de"], ["en"], ["dans"], ["at"],
+    ]
+
+    init(subject: [String], rawSubject: [String], anchor: [String]? = nil, houseNumber: String? = nil) {
+        self.subject = subject
+        self.rawSubject = rawSubject
+        self.anchor = anchor
+        self.houseNumber = houseNumber
+    }
+
+    /// Parses `text`; nil when it has no words at all.
+    init?(_ text: String, splitAnchor: Bool = true) {
+        let capped = String(String.UnicodeScalarView(text.unicodeScalars.prefix(Self.maximumScalars)))
+        var raw = Array(TextFolding.rawTokens(capped).prefix(Self.maximumWords))
+        guard !raw.isEmpty else { return nil }
+        var anchorRaw: [String]? = nil
+        if splitAnchor, raw.count >= 3 {
+            // The last "near"/"in" with words on both sides splits subject from anchor.
+            search: for start in stride(from: raw.count - 2, through: 1, by: -1) {
+                for words in Self.nearWords where start + words.count < raw.count {
+                    if Array(raw[start..<(start + words.count)]) == words {
+                        anchorRaw = Array(raw[(start + words.count)...])
+                        raw = Array(raw[..<start])
+                        break search
+                    }
+                }
+            }
+        }
+        // A trailing "nearby" / "near me" only says "use the region".
+        if raw.count > 1, raw.last == "nearby" { raw.removeLast() }
+        if raw.count > 2, Array(raw.suffix(2)) == ["near", "me"] { raw.removeLast(2) }
+        var number: String? = nil
+        let nonNumeric = raw.filter { !Self.isHouseNumber($0) }
+        if raw.count >= 2, !nonNumeric.isEmpty {
+            if Self.isHouseNumber(raw[0]) { number = raw[0] }
+            else if let last = raw.last, Self.isHouseNumber(last) { number = last }
+        }
+        self.init(subject: raw.map(TextFolding.canonical), rawSubject: raw,
+                  anchor: anchorRaw.map { $0.map(TextFolding.canonical) }, houseNumber: number)
+    }
+
+    /// "12", "12a", "12bis", "3-5" (already split at the hyphen by folding).
+    static func isHouseNumber(_ token: String) -> Bool {
+        guard let first = token.unicodeScalars.first, ("0"..."9").contains(first), token.count <= 6 else { return false }
+        let digits = token.unicodeScalars.prefix { ("0"..."9").contains($0) }.count
+        let rest = token.dropFirst(digits)
+        return rest.isEmpty || ["a", "b", "c", "d", "bis", "ter"].contains(String(rest))
+    }
+
+    /// The subject's words with the house number moved to the front, as addresses are indexed.
+    var numberFirstSubject: [String] {
+        guard let houseNumber, let index = subject.firstIndex(of: houseNumber) else { return subject }
+        var words = subject
+        words.remove(at: index)
+        return [houseNumber] + words
+    }
+}
+
+/// Builds FTS5 MATCH expressions from folded words. Every word is quoted, so nothing a user
+/// types can be FTS5 syntax.
+enum MatchExpression {
+    static func quote(_ word: String) -> String {
+        "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// All `words` must match (stop words are optional unless they are all there is);
+    /// `prefixLast` lets the last word match as a prefix. `alternatives` overrides the
+    /// spellings a word may match (typo corrections).
+    static func make(_ words: [String], prefixLast: Bool, alternatives: [String: [String]] = [:]) -> String? {
+        var kept = words.enumerated().filter { !TextFolding.stopWords.contains($0.element) || $0.offset == words.count - 1 && prefixLast }
+        if kept.isEmpty { kept = Array(words.enumerated()) }
+        var parts: [String] = []
+        for (offset, word) in kept {
+            let prefix = prefixLast && offset == words.count - 1
+            var options = alternatives[word] ?? TextFolding.alternatives(of: word)
+            if options.isEmpty { options = [word] }
+            let terms = options.map { quote($0) + (prefix ? "*" : "") }
+            parts.append(terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " OR ") + ")")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " AND ")
+    }
+}

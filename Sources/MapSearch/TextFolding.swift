@@ -1,0 +1,118 @@
+import Foundation
+
+/// The text normalisation shared by the index writer and every query, so that both sides agree
+/// on what a "word" is: Unicode case and diacritic folding, a few letters that do not decompose
+/// (ß → ss, æ → ae, ø → o, ł → l …), and street-type abbreviations expanded to one spelling.
+public enum TextFolding {
+    /// Lower-cased, diacritic-free words of `text`, abbreviations expanded; punctuation and
+    /// control characters separate words and are otherwise dropped.
+    public static func tokens(_ text: String) -> [String] {
+        rawTokens(text).map(canonical)
+    }
+
+    /// The folded words without abbreviation expansion (for highlighting and prefix checks).
+    public static func rawTokens(_ text: String) -> [String] {
+        var result: [String] = []
+        var current = ""
+        for scalar in fold(text).unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                current.unicodeScalars.append(scalar)
+            } else if !current.isEmpty {
+                result.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { result.append(current) }
+        return result
+    }
+
+    /// `text` lower-cased with diacritics removed (canonical decomposition, combining marks
+    /// dropped) and special letters spelled out; other characters are kept.
+    public static func fold(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .spacingMark: continue
+            default: break
+            }
+            if let replacement = special[scalar] {
+                out.append(contentsOf: replacement.unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// Letters with no canonical decomposition into a base letter and a mark.
+    private static let special: [Unicode.Scalar: String] = [
+        "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th",
+        "ı": "i", "ŀ": "l", "ħ": "h", "ŧ": "t", "ĸ": "k", "ŉ": "n", "ſ": "s",
+        "’": "'", "ʼ": "'",
+    ]
+
+    /// One spelling for the street-type abbreviations of the languages in our extracts.
+    /// Ambiguous ones ("st" = street or saint) are left alone here and widened in queries by
+    /// ``alternatives(of:)``.
+    static let abbreviations: [String: String] = [
+        "str": "strasse", "av": "avenue", "ave": "avenue", "avda": "avinguda", "avgda": "avinguda",
+        "bd": "boulevard", "bld": "boulevard", "blvd": "boulevard", "bvd": "boulevard", "rd": "road",
+        "ctra": "carretera", "crta": "carretera", "pl": "place", "pza": "plaza", "pca": "placa",
+        "sq": "square", "ln": "lane", "dr": "drive", "hwy": "highway", "mt": "mount", "pg": "passeig",
+        "ave.": "avenue", "ch": "chemin", "rte": "route", "imp": "impasse", "esc": "escales",
+    ]
+
+    /// The canonical form of one folded word.
+    public static func canonical(_ token: String) -> String {
+        if let expanded = abbreviations[token] { return expanded }
+        // German compounds: "Hauptstr." is "Hauptstrasse".
+        if token.count > 4, token.hasSuffix("str") { return token + "asse" }
+        return token
+    }
+
+    /// Words a query word may stand for besides itself, for ambiguous abbreviations.
+    public static func alternatives(of token: String) -> [String] {
+        switch token {
+        case "st": return ["st", "street", "saint", "sant", "sankt"]
+        case "ste": return ["ste", "sainte", "santa"]
+        case "street": return ["street", "st"]
+        case "saint", "sant", "sankt": return [token, "st"]
+        case "dr": return ["dr", "drive", "doctor"]
+        default: return [token]
+        }
+    }
+
+    /// Words too common to carry meaning on their own in names of our languages (articles and
+    /// prepositions). They still match, but a query made only of them finds nothing special.
+    public static let stopWords: Set<String> = [
+        "de", "la", "le", "les", "du", "des", "del", "dels", "d", "l", "el", "els", "the", "of", "a", "i",
+        "y", "et", "und", "der", "die", "das", "von", "am", "im",
+    ]
+}
+
+/// Edit distance with transpositions (optimal string alignment), capped: returns `limit + 1`
+/// as soon as the distance must exceed `limit`.
+func editDistance(_ a: [UInt32], _ b: [UInt32], limit: Int) -> Int {
+    if abs(a.count - b.count) > limit { return limit + 1 }
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous2 = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        var rowMinimum = current[0]
+        for j in 1...b.count {
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                value = min(value, previous2[j - 2] + 1)
+            }
+            current[j] = value
+            rowMinimum = min(rowMinimum, value)
+        }
+        if rowMinimum > limit { return limit + 1 }
+        (previous2, previous, current) = (previous, current, previous2)
+    }
+    return previous[b.count]
+}

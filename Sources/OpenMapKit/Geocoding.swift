@@ -1,0 +1,229 @@
+import Foundation
+import MapGeometry
+import MapSearch
+
+/// Finds the places an address stands for (MapKit's `MKGeocodingRequest`).
+///
+/// ```swift
+/// let request = MKGeocodingRequest(addressString: "Avenue de la Costa, Monaco")!
+/// let item = try await request.mapItems.first
+/// print(item?.location.coordinate, item?.address?.fullAddress)
+/// ```
+///
+/// Addresses, streets, towns and named places all geocode; the best match comes first. A house
+/// number the data lacks falls back to the street ("Städtle 12" → Städtle). Nothing
+/// found fails with `MKError.placemarkNotFound`; a bundle without a place index with
+/// `serverFailure`. The data comes from ``dataSource`` or else ``MapDataSource/default``.
+public final class MKGeocodingRequest: NSObject, @unchecked Sendable {
+    /// MapKit's completion handler: the items, or an error.
+    public typealias CompletionHandler = @Sendable ([MKMapItem]?, (any Error)?) -> Void
+
+    /// The address the request was made with.
+    public let addressString: String
+    /// The language of the returned names (`name:xx` when the place has one); nil uses `name`.
+    public var preferredLocale: Locale?
+    /// Places in this area rank higher. Unset, it is the whole world.
+    public var region: MKCoordinateRegion {
+        get { storedRegion ?? MKCoordinateRegion(MKMapRect.world) }
+        set { storedRegion = newValue }
+    }
+    /// The bundles to search (an OpenMapKit addition); nil uses ``MapDataSource/default``.
+    public var dataSource: MapDataSource?
+    /// The most items to return (an OpenMapKit addition).
+    public var resultLimit = 10
+    private var storedRegion: MKCoordinateRegion?
+    private let runner = RequestRunner()
+
+    /// Nil for an empty or blank address, as MapKit's initialiser is.
+    public init?(addressString: String) {
+        guard !addressString.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters)).isEmpty else { return nil }
+        self.addressString = addressString
+        super.init()
+    }
+
+    /// Whether the request is running.
+    public var isLoading: Bool { runner.isRunning }
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool { runner.isCancelled }
+    /// Stops the request; it fails with `CancellationError`.
+    public func cancel() { runner.cancel() }
+
+    /// The places the address stands for, best first.
+    public var mapItems: [MKMapItem] {
+        get async throws { try await getMapItems() }
+    }
+
+    /// The places the address stands for, best first.
+    public func getMapItems() async throws -> [MKMapItem] {
+        let plan = self.plan()
+        return try await runner.run { try plan() }
+    }
+
+    /// Geocodes and calls `completionHandler` on the main queue.
+    public func getMapItems(completionHandler: @escaping CompletionHandler) {
+        runner.run(on: .main, plan()) { result in
+            switch result {
+            case .success(let items): completionHandler(items, nil)
+            case .failure(let error): completionHandler(nil, error)
+            }
+        }
+    }
+
+    private func plan() -> @Sendable () throws -> [MKMapItem] {
+        let text = addressString, region = storedRegion, source = dataSource, locale = preferredLocale, limit = resultLimit
+        return {
+            let query = try MKLocalSearch.checkedQuery(text)
+            if let region, let problem = SearchInput.problem(with: region) { throw MKError(.placemarkNotFound, reason: problem) }
+            guard limit > 0 else { throw MKError(.placemarkNotFound, reason: "resultLimit is \(limit); it must be at least 1") }
+            var placeQuery = PlaceQuery(text: query, region: region)
+            placeQuery.limit = min(limit, MKLocalSearch.maximumResults)
+            let search = try PlaceSearch(source: source)
+            var matches = try search.search(placeQuery)
+            // A house number the data does not have: the street (and town) still locate the
+            // address roughly, as MapKit's geocoder answers with the street.
+            if matches.isEmpty, let withoutNumbers = Self.removingHouseNumbers(query) {
+                placeQuery.text = withoutNumbers
+                placeQuery.kinds = [.street]
+                matches = try search.search(placeQuery)
+            }
+            guard !matches.isEmpty else { throw MKError(.placemarkNotFound, reason: "no place matches the address \"\(query)\"") }
+            return matches.map { MKMapItem(record: $0.record, locale: locale) }
+        }
+    }
+}
+
+extension MKGeocodingRequest {
+    /// The address without its house numbers ("12", "12a", "12-14"), or nil when it has none or
+    /// nothing else.
+    static func removingHouseNumbers(_ text: String) -> String? {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "," })
+        let kept = words.filter { word in
+            !(word.first?.isNumber == true && word.count <= 8 && word.allSatisfy { $0.isNumber || $0.isLetter || $0 == "-" || $0 == "/" })
+        }
+        guard kept.count < words.count, !kept.isEmpty else { return nil }
+        return kept.joined(separator: " ")
+    }
+}
+
+/// Finds the address at a location (MapKit's `MKReverseGeocodingRequest`).
+///
+/// The answer is the nearest building or address within about 50 m, else the nearest street,
+/// else the town or area that contains the point (in the countryside), each with its address
+/// hierarchy (locality, administrative area, country). Nothing found (a point outside every
+/// bundle) fails with `MKError.placemarkNotFound`.
+public final class MKReverseGeocodingRequest: NSObject, @unchecked Sendable {
+    /// MapKit's completion handler: the items, or an error.
+    public typealias CompletionHandler = @Sendable ([MKMapItem]?, (any Error)?) -> Void
+
+    /// The location the request was made with.
+    public let location: CLLocation
+    /// The language of the returned names (`name:xx` when the place has one); nil uses `name`.
+    public var preferredLocale: Locale?
+    /// The bundles to search (an OpenMapKit addition); nil uses ``MapDataSource/default``.
+    public var dataSource: MapDataSource?
+    private let runner = RequestRunner()
+
+    /// Nil when the location's coordinate is not valid (NaN, or outside ±90° / ±180°): there is
+    /// nothing to look up there.
+    public init?(location: CLLocation) {
+        guard SearchInput.problem(with: location.coordinate, what: "location") == nil else { return nil }
+        self.location = location
+        super.init()
+    }
+
+    /// Whether the request is running.
+    public var isLoading: Bool { runner.isRunning }
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool { runner.isCancelled }
+    /// Stops the request; it fails with `CancellationError`.
+    public func cancel() { runner.cancel() }
+
+    /// The place at the location, most specific first.
+    public var mapItems: [MKMapItem] {
+        get async throws { try await getMapItems() }
+    }
+
+    /// The place at the location, most specific first.
+    public func getMapItems() async throws -> [MKMapItem] {
+        let plan = self.plan()
+        return try await runner.run { try plan() }
+    }
+
+    /// Reverse geocodes and calls `completionHandler` on the main queue.
+    public func getMapItems(completionHandler: @escaping CompletionHandler) {
+        runner.run(on: .main, plan()) { result in
+            switch result {
+            case .success(let items): completionHandler(items, nil)
+            case .failure(let error): completionHandler(nil, error)
+            }
+        }
+    }
+
+    private func plan() -> @Sendable () throws -> [MKMapItem] {
+        let coordinate = location.coordinate, source = dataSource, locale = preferredLocale
+        return {
+            let matches = try PlaceSearch(source: source).reverse(coordinate, limit: 1)
+            guard !matches.isEmpty else {
+                throw MKError(.placemarkNotFound, reason: "no place at \(coordinate.latitude),\(coordinate.longitude) in the map data")
+            }
+            return matches.map { MKMapItem(record: $0.record, locale: locale) }
+        }
+    }
+}
+
+/// Looks a place up by its identifier (MapKit's `MKMapItemRequest`), for example one stored from
+/// an earlier search: the answer is the place as the current map data has it.
+public final class MKMapItemRequest: NSObject, @unchecked Sendable {
+    /// MapKit's completion handler: the item, or an error.
+    public typealias CompletionHandler = @Sendable (MKMapItem?, (any Error)?) -> Void
+
+    /// The identifier to look up.
+    public let mapItemIdentifier: MKMapItem.Identifier?
+    /// The bundles to search (an OpenMapKit addition); nil uses ``MapDataSource/default``.
+    public var dataSource: MapDataSource?
+    private let runner = RequestRunner()
+
+    public init(mapItemIdentifier: MKMapItem.Identifier) {
+        self.mapItemIdentifier = mapItemIdentifier
+        super.init()
+    }
+
+    /// Whether the request is running.
+    public var isLoading: Bool { runner.isRunning }
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool { runner.isCancelled }
+    /// Stops the request; it fails with `CancellationError`.
+    public func cancel() { runner.cancel() }
+
+    /// The place. Fails with `placemarkNotFound` when the identifier names no place in the data
+    /// (for example one removed from OpenStreetMap since).
+    public var mapItem: MKMapItem {
+        get async throws { try await getMapItem() }
+    }
+
+    /// The place.
+    public func getMapItem() async throws -> MKMapItem {
+        let plan = self.plan()
+        return try await runner.run { try plan() }
+    }
+
+    /// Looks the place up and calls `completionHandler` on the main queue.
+    public func getMapItem(completionHandler: @escaping CompletionHandler) {
+        runner.run(on: .main, plan()) { result in
+            switch result {
+            case .success(let item): completionHandler(item, nil)
+            case .failure(let error): completionHandler(nil, error)
+            }
+        }
+    }
+
+    private func plan() -> @Sendable () throws -> MKMapItem {
+        let id = mapItemIdentifier?.rawValue ?? "", source = dataSource
+        return {
+            guard let record = try PlaceSearch(source: source).place(id: id) else {
+                throw MKError(.placemarkNotFound, reason: "no place with identifier \"\(id)\" in the map data")
+            }
+            return MKMapItem(record: record)
+        }
+    }
+}

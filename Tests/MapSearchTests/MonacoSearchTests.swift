@@ -1,0 +1,115 @@
+import XCTest
+import MapGeometry
+import MapImport
+import TestSupport
+@testable import MapSearch
+
+/// The place index of the real Monaco extract, as `openmapkit import` builds it.
+final class MonacoSearchTests: XCTestCase {
+    nonisolated(unsafe) static var shared: PlaceIndex?
+
+    func index() throws -> PlaceIndex {
+        if let index = Self.shared { return index }
+        let bundle = try MapBundle(url: SampleBundle.monaco())
+        XCTAssertEqual(bundle.manifest.places, "places.sqlite")
+        XCTAssertGreaterThan(bundle.manifest.report.places, 1000)
+        XCTAssertGreaterThan(bundle.manifest.report.placeIndexBytes, 100_000)
+        XCTAssertTrue(bundle.manifest.report.phases.contains { $0.phase == ImportPhase.places.rawValue })
+        let index = try PlaceIndex(url: bundle.placesURL)
+        Self.shared = index
+        return index
+    }
+
+    func testCasinoFindsTheCasinoDeMonteCarlo() throws {
+        let results = try index().search(PlaceQuery(text: "Casino"))
+        // The landmark (OSM spells it "Casino de Monte Carlo") before the supermarket called "Casino".
+        let casino = try XCTUnwrap(results.first).record
+        XCTAssertEqual(casino.name, "Casino de Monte Carlo", "\(results.map(\.record.displayName))")
+        XCTAssertEqual(casino.kind, .pointOfInterest)
+        XCTAssertEqual(casino.osmClass, "amenity=casino")
+        XCTAssertEqual(casino.address.countryCode, "MC")
+        XCTAssertEqual(casino.timeZone, "Europe/Monaco")
+        // Its German name, a typo, and completion of a prefix find it too.
+        XCTAssertEqual(try index().search(PlaceQuery(text: "Kasino Monte Carlo")).first?.record.id, casino.id)
+        XCTAssertEqual(try index().search(PlaceQuery(text: "Casnio de Monte Carlo")).first?.record.id, casino.id)
+        let completions = try index().complete(PlaceQuery(text: "casino de mon"), includeQuerySuggestions: false)
+        XCTAssertEqual(completions.first?.record?.id, casino.id)
+        XCTAssertEqual(completions.first?.titleHighlights.first, NSRange(location: 0, length: 6))
+    }
+
+    func testAvenueDeLaCostaFindsTheStreetWithAbbreviations() throws {
+        for text in ["Avenue de la Costa", "av. de la costa", "AVENUE DE LA COSTA, Monaco", "avenue costa"] {
+            let first = try XCTUnwrap(try index().search(PlaceQuery(text: text)).first, text)
+            XCTAssertEqual(first.record.kind, .street, text)
+            XCTAssertEqual(first.record.name, "Avenue de la Costa", text)
+            XCTAssertFalse(first.record.alternateIDs.isEmpty, "its ways are merged into one street")
+        }
+    }
+
+    func testHouseNumberOnAStreet() throws {
+        for text in ["26 Avenue Princesse Grace", "Avenue Princesse Grace 26"] {
+            let first = try XCTUnwrap(try index().search(PlaceQuery(text: text)).first, text)
+            XCTAssertEqual(first.record.address.houseNumber, "26", text)
+            XCTAssertEqual(first.record.address.street, "Avenue Princesse Grace", text)
+        }
+    }
+
+    func testReverseGeocodeInTheHarbour() throws {
+        // Port Hercule, on the quay.
+        let results = try index().reverse(CLLocationCoordinate2D(latitude: 43.7350, longitude: 7.4222), limit: 3)
+        let first = try XCTUnwrap(results.first)
+        XCTAssertEqual(first.record.address.locality, "Monaco")
+        XCTAssertEqual(first.record.address.countryCode, "MC")
+        XCTAssertEqual(first.record.address.country, "Monaco")
+        XCTAssertLessThanOrEqual(try XCTUnwrap(first.distance), PlaceIndex.reverseStreetRadius)
+    }
+
+    func testReverseGeocodeOnABuildingGivesItsAddress() throws {
+        // Beside the address node of 7 Rue du Gabian (Fontvieille).
+        let gabian = try XCTUnwrap(try index().search(PlaceQuery(text: "7 rue du gabian")).first).record
+        XCTAssertEqual(gabian.address.houseNumber, "7")
+        let nearby = CLLocationCoordinate2D(latitude: gabian.coordinate.latitude + 0.00005, longitude: gabian.coordinate.longitude)
+        let first = try XCTUnwrap(try index().reverse(nearby).first)
+        XCTAssertEqual(first.record.kind, .address)
+        XCTAssertEqual(first.record.address.street, "Rue du Gabian")
+        XCTAssertEqual(first.record.address.subLocality, "Fontvieille")
+    }
+
+    func testCafeReturnsCafes() throws {
+        let region = MKCoordinateRegion(center: CLLocationCoordinate2D(latitude: 43.7397, longitude: 7.4270),
+                                        span: MKCoordinateSpan(latitudeDelta: 0.02, longitudeDelta: 0.02))
+        let results = try index().search(PlaceQuery(text: "cafe", region: region))
+        XCTAssertGreaterThanOrEqual(results.count, 5)
+        for match in results.prefix(5) {
+            XCTAssertEqual(match.record.category, "MKPOICategoryCafe", match.record.displayName)
+        }
+        let pois = try index().pointsOfInterest(in: region, includedCategories: ["MKPOICategoryRestaurant"], excludedCategories: [], limit: 20)
+        XCTAssertEqual(pois.count, 20)
+        XCTAssertTrue(pois.allSatisfy { $0.category == "MKPOICategoryRestaurant" })
+    }
+
+    func testCategoryNearAPlace() throws {
+        let results = try index().search(PlaceQuery(text: "restaurant in Fontvieille"))
+        XCTAssertFalse(results.isEmpty)
+        for match in results {
+            XCTAssertEqual(match.record.category, "MKPOICategoryRestaurant")
+            XCTAssertEqual(match.record.coordinate.latitude, 43.728, accuracy: 0.01, match.record.displayName)
+        }
+    }
+
+    func testPostalCodeIsAPlace() throws {
+        let first = try XCTUnwrap(try index().search(PlaceQuery(text: "98000")).first)
+        XCTAssertEqual(first.record.kind, .postalCode)
+        XCTAssertEqual(first.record.address.postalCode, "98000")
+        XCTAssertEqual(first.record.coordinate.latitude, 43.735, accuracy: 0.02)
+    }
+
+    func testHostileQueriesOnARealIndex() throws {
+        for text in ["\"", "casino\" OR name:*", "NEAR(casino monaco, 2)", "'; DELETE FROM places; --", "casino AND NOT monaco",
+                     String(repeating: "a", count: 100_000), "\u{202E}\u{0}\u{FEFF}", "🎰 casino 🎰"] {
+            XCTAssertNoThrow(try index().search(PlaceQuery(text: text)), String(text.prefix(30)))
+            XCTAssertNoThrow(try index().complete(PlaceQuery(text: text), includeQuerySuggestions: true), String(text.prefix(30)))
+        }
+        XCTAssertFalse(try index().search(PlaceQuery(text: "🎰 casino 🎰")).isEmpty)
+    }
+}

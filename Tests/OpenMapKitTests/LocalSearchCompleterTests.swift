@@ -1,0 +1,138 @@
+import Foundation
+@testable import OpenMapKit
+import XCTest
+
+/// MKLocalSearchCompleter on the Monaco bundle: debouncing, delegate calls, highlight ranges,
+/// query suggestions, errors, cancelling, and completions fed back into MKLocalSearch.
+final class LocalSearchCompleterTests: XCTestCase {
+    /// Records every delegate call, in order.
+    final class Recorder: MKLocalSearchCompleterDelegate, @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [(fragment: String, results: [MKLocalSearchCompletion]?, error: (any Error)?)] = []
+        var onEvent: (() -> Void)?
+
+        func completerDidUpdateResults(_ completer: MKLocalSearchCompleter) {
+            lock.withLock { events.append((completer.queryFragment, completer.results, nil)) }
+            onEvent?()
+        }
+
+        func completer(_ completer: MKLocalSearchCompleter, didFailWithError error: any Error) {
+            lock.withLock { events.append((completer.queryFragment, nil, error)) }
+            onEvent?()
+        }
+
+        var recorded: [(fragment: String, results: [MKLocalSearchCompletion]?, error: (any Error)?)] { lock.withLock { events } }
+    }
+
+    func makeCompleter(_ recorder: Recorder) throws -> MKLocalSearchCompleter {
+        let completer = MKLocalSearchCompleter()
+        completer.dataSource = try MonacoBundle.dataSource()
+        completer.delegateQueue = DispatchQueue(label: "completer-test")
+        completer.delegate = recorder
+        return completer
+    }
+
+    /// Sets the fragment(s) and waits for one delegate call, then a little longer for stray ones.
+    func type(_ fragments: [String], into completer: MKLocalSearchCompleter, recorder: Recorder) {
+        let before = recorder.recorded.count
+        let called = expectation(description: "delegate called")
+        called.assertForOverFulfill = false
+        recorder.onEvent = { called.fulfill() }
+        for fragment in fragments { completer.queryFragment = fragment }
+        wait(for: [called], timeout: 60)
+        Thread.sleep(forTimeInterval: completer.debounceInterval + 0.3)
+        recorder.onEvent = nil
+        XCTAssertEqual(recorder.recorded.count, before + 1, "one delegate call for \(fragments)")
+    }
+
+    func testDebouncedCompletionsWithHighlights() throws {
+        let recorder = Recorder()
+        let completer = try makeCompleter(recorder)
+        completer.debounceInterval = 0.2
+        type(["C", "Ca", "Cas", "Casino de Mo"], into: completer, recorder: recorder)
+        let event = try XCTUnwrap(recorder.recorded.last)
+        XCTAssertEqual(event.fragment, "Casino de Mo", "only the last fragment is searched")
+        let results = try XCTUnwrap(event.results)
+        XCTAssertFalse(completer.isSearching)
+        let lines = results.map { $0.title + " — " + $0.subtitle }
+        XCTAssertEqual(lines.count, Set(lines).count, "suggestions that read the same are shown once: \(lines)")
+        let casino = try XCTUnwrap(results.first { $0.title == "Casino de Monte Carlo" }, "\(results)")
+        XCTAssertFalse(casino.isQuerySuggestion)
+        XCTAssertFalse(casino.titleHighlightRanges.isEmpty)
+        let title = casino.title as NSString
+        for range in casino.titleHighlightRanges {
+            let highlighted = title.substring(with: range).lowercased()
+            XCTAssertTrue("casino de mo".contains(highlighted), "highlighted \(highlighted)")
+        }
+
+        // The completion feeds a search that returns its place.
+        let response = try awaitResult {
+            try await MKLocalSearch(request: MKLocalSearch.Request(completion: casino), dataSource: MonacoBundle.dataSource()).start()
+        }
+        XCTAssertEqual(response.mapItems.map(\.identifier?.rawValue), [LocalSearchTests.casinoID])
+
+        // An empty fragment clears the results.
+        type([""], into: completer, recorder: recorder)
+        XCTAssertEqual(completer.results.count, 0)
+    }
+
+    func testQuerySuggestionsBecomeSearches() throws {
+        let recorder = Recorder()
+        let completer = try makeCompleter(recorder)
+        completer.debounceInterval = 0
+        completer.resultTypes = .query
+        type(["pharma"], into: completer, recorder: recorder)
+        let results = completer.results
+        XCTAssertFalse(results.isEmpty, "no query suggestion for pharma")
+        XCTAssertTrue(results.allSatisfy(\.isQuerySuggestion), "\(results)")
+        let suggestion = try XCTUnwrap(results.first)
+        let response = try awaitResult {
+            try await MKLocalSearch(request: MKLocalSearch.Request(completion: suggestion), dataSource: MonacoBundle.dataSource()).start()
+        }
+        XCTAssertFalse(response.mapItems.isEmpty)
+        XCTAssertTrue(response.mapItems.contains { $0.pointOfInterestCategory == .pharmacy }, "\(response.mapItems)")
+
+        // Places only: no query suggestions.
+        completer.resultTypes = [.pointOfInterest]
+        type(["pharma"], into: completer, recorder: recorder)
+        XCTAssertTrue(completer.results.allSatisfy { !$0.isQuerySuggestion }, "\(completer.results)")
+    }
+
+    func testErrorsGoToTheDelegateAndCancelDropsResults() throws {
+        let recorder = Recorder()
+        let completer = try makeCompleter(recorder)
+        completer.debounceInterval = 0
+        completer.region = MKCoordinateRegion(center: CLLocationCoordinate2D(latitude: .nan, longitude: 7.4),
+                                              span: MKCoordinateSpan(latitudeDelta: 1, longitudeDelta: 1))
+        type(["casino"], into: completer, recorder: recorder)
+        let failure = try XCTUnwrap(recorder.recorded.last?.error as? MKError)
+        XCTAssertEqual(failure.code, .placemarkNotFound)
+        XCTAssertTrue(failure.localizedDescription.contains("region"), failure.localizedDescription)
+
+        completer.region = MKCoordinateRegion(center: MonacoBundle.center, latitudinalMeters: 3000, longitudinalMeters: 3000)
+        completer.debounceInterval = 0.3
+        let count = recorder.recorded.count
+        completer.queryFragment = "casino"
+        XCTAssertTrue(completer.isSearching)
+        completer.cancel()
+        XCTAssertFalse(completer.isSearching)
+        Thread.sleep(forTimeInterval: 0.8)
+        XCTAssertEqual(recorder.recorded.count, count, "a cancelled completion is not delivered")
+    }
+
+    /// Runs async work from a synchronous test (these tests wait on expectations).
+    func awaitResult<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let box = AsyncResultBox<T>(), done = expectation(description: "async work")
+        Task {
+            do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 60)
+        return try XCTUnwrap(box.result).get()
+    }
+}
+
+/// An answer handed from a task to a waiting test.
+private final class AsyncResultBox<T>: @unchecked Sendable {
+    var result: Result<T, any Error>?
+}
