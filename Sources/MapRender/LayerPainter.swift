@@ -419,32 +419,12 @@ struct LayerPainter {
         let offsets = gap > 0 ? [offset - (gap + width) / 2, offset + (gap + width) / 2] : [offset]
         guard width > 0, width.isFinite, color.alpha > 0 else { return true }
         let margin = strokeMargin(width: width, miterLimit: miterLimit)
-        // Thin lines without dashes go to the canvas's own rasterizer, as fill outlines do.
+        // Thin lines go to the canvas's own rasterizer, as fill outlines do; wider ones to Cairo.
         let capExtension = Self.capExtension(cap, width: width)
-        if width * pixelRatio <= ThinLineRasterizer.maximumWidth, canvas.thinLineRasterizer(clip: nil) != nil {
-            for group in groups {
-                guard let rasterizer = canvas.thinLineRasterizer(clip: group.clip) else { continue }
-                for feature in selected(layer, in: group) {
-                    var open: [[ScreenPoint]] = [], rings: [[ScreenPoint]] = []
-                    switch feature.shape {
-                    case .lines(let lines): open = lines
-                    case .polygons(let polygons): rings = polygons.flatMap { $0 }
-                    case .points: continue
-                    }
-                    for (parts, closed) in [(open, false), (rings, true)] where !parts.isEmpty {
-                        for distance in offsets {
-                            let lines = parts.map { moved(LineOffset.offset($0, by: distance, closed: closed), by: move) }
-                                .filter { !isOffCanvas($0, margin: margin) }
-                            rasterizer.stroke(lines, closed: closed, width: width, color: color, capExtension: closed ? 0 : capExtension)
-                        }
-                    }
-                }
-                rasterizer.finish()
-            }
-            return true
-        }
+        let thin = width * pixelRatio <= ThinLineRasterizer.maximumWidth && canvas.thinLineRasterizer(clip: nil) != nil
         for group in groups {
-            clipped(group) {
+            let rasterizer = thin ? canvas.thinLineRasterizer(clip: group.clip) : nil
+            func strokeFeatures() {
                 for feature in selected(layer, in: group) {
                     var open: [[ScreenPoint]] = [], rings: [[ScreenPoint]] = []
                     switch feature.shape {
@@ -456,11 +436,21 @@ struct LayerPainter {
                         for distance in offsets {
                             let lines = parts.map { moved(LineOffset.offset($0, by: distance, closed: closed), by: move) }
                                 .filter { !isOffCanvas($0, margin: margin) }
-                            canvas.stroke(lines: lines, closed: closed, width: width, color: color, cap: cap, join: join,
-                                          miterLimit: miterLimit)
+                            if let rasterizer {
+                                rasterizer.stroke(lines, closed: closed, width: width, color: color, capExtension: closed ? 0 : capExtension)
+                            } else {
+                                canvas.stroke(lines: lines, closed: closed, width: width, color: color, cap: cap, join: join,
+                                              miterLimit: miterLimit)
+                            }
                         }
                     }
                 }
+            }
+            if let rasterizer {
+                strokeFeatures()
+                rasterizer.finish()
+            } else {
+                clipped(group, strokeFeatures)
             }
         }
         return true

@@ -97,36 +97,24 @@ struct ThinLineRasterizer {
                     (dx, dy) = (x1 - x0, y1 - y0)
                     length = (dx * dx + dy * dy).squareRoot()
                 }
-                if abs(dx) >= abs(dy) {
-                    // Along x: in each column the line is `thickness` tall, centred on its height there.
-                    let (xa, ya, xb) = dx > 0 ? (x0, y0, x1) : (x1, y1, x0)
-                    let slope = dy / dx, thickness = lineWidth * length / abs(dx)
-                    let from = max(Int(xa.rounded(.down)), -1), to = min(Int(xb.rounded(.up)) - 1, columns)
-                    guard from <= to else { continue }
-                    for column in from...to {
-                        let left = max(xa, Double(column)), right = min(xb, Double(column + 1))
-                        let along = right - left
-                        guard along > 0 else { continue }
-                        let center = ya + ((left + right) / 2 - xa) * slope
-                        let top = center - thickness / 2, bottom = center + thickness / 2
-                        for row in Int(top.rounded(.down))...Int(bottom.rounded(.down)) {
-                            blend(column, row, (min(bottom, Double(row + 1)) - max(top, Double(row))) * along)
-                        }
-                    }
-                } else {
-                    let (ya, xa, yb) = dy > 0 ? (y0, x0, y1) : (y1, x1, y0)
-                    let slope = dx / dy, thickness = lineWidth * length / abs(dy)
-                    let from = max(Int(ya.rounded(.down)), firstRow - 1), to = min(Int(yb.rounded(.up)) - 1, lastRow)
-                    guard from <= to else { continue }
-                    for row in from...to {
-                        let top = max(ya, Double(row)), bottom = min(yb, Double(row + 1))
-                        let along = bottom - top
-                        guard along > 0 else { continue }
-                        let center = xa + ((top + bottom) / 2 - ya) * slope
-                        let left = center - thickness / 2, right = center + thickness / 2
-                        for column in Int(left.rounded(.down))...Int(right.rounded(.down)) {
-                            blend(column, row, (min(right, Double(column + 1)) - max(left, Double(column))) * along)
-                        }
+                // Along the longer axis ("major"): in each pixel step the line spans `thickness`
+                // across it, centred where the segment crosses the middle of the step.
+                let xMajor = abs(dx) >= abs(dy)
+                let (a0, b0, a1, b1) = xMajor ? (x0, y0, x1, y1) : (y0, x0, y1, x1)
+                let (start, startMinor, end) = a1 > a0 ? (a0, b0, a1) : (a1, b1, a0)
+                let slope = (b1 - b0) / (a1 - a0), thickness = lineWidth * length / abs(a1 - a0)
+                let (lowest, highest) = xMajor ? (-1, columns) : (firstRow - 1, lastRow)
+                let from = max(Int(start.rounded(.down)), lowest), to = min(Int(end.rounded(.up)) - 1, highest)
+                guard from <= to else { continue }
+                for major in from...to {
+                    let low = max(start, Double(major)), high = min(end, Double(major + 1))
+                    let along = high - low
+                    guard along > 0 else { continue }
+                    let center = startMinor + ((low + high) / 2 - start) * slope
+                    let near = center - thickness / 2, far = center + thickness / 2
+                    for minor in Int(near.rounded(.down))...Int(far.rounded(.down)) {
+                        let coverage = (min(far, Double(minor + 1)) - max(near, Double(minor))) * along
+                        if xMajor { blend(major, minor, coverage) } else { blend(minor, major, coverage) }
                     }
                 }
             }
