@@ -277,21 +277,9 @@ private func formatDuration(_ seconds: Double) -> String {
     return minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"
 }
 
-/// The answer handed from the task to the waiting command (written before the semaphore signals).
-private final class DirectionsResultBox<T>: @unchecked Sendable { var result: Result<T, any Error>? }
-
 /// Runs an async MKDirections call from the synchronous command; errors become one-line failures.
 private func awaitDirections<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let box = DirectionsResultBox<T>(), done = DispatchSemaphore(value: 0)
-    Task {
-        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
-        done.signal()
-    }
-    done.wait()
-    switch box.result! {
-    case .success(let value): return value
-    case .failure(let error): throw directionsFailure(error)
-    }
+    try waitForAsync(body, failure: directionsFailure)
 }
 
 private func directionsFailure(_ error: any Error) -> CommandFailure {

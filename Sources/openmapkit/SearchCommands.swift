@@ -170,21 +170,7 @@ private func openDataSource(_ path: String?) throws -> MapDataSource {
 /// Runs an async request from the synchronous command and returns its answer; errors become
 /// one-line failures.
 private func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let box = SearchResultBox<T>(), done = DispatchSemaphore(value: 0)
-    Task {
-        do { box.result = .success(try await body()) } catch { box.result = .failure(error) }
-        done.signal()
-    }
-    done.wait()
-    switch box.result! {
-    case .success(let value): return value
-    case .failure(let error): throw failure(error)
-    }
-}
-
-/// Carries an answer from the task to the waiting command (written once, before the signal).
-private final class SearchResultBox<T>: @unchecked Sendable {
-    var result: Result<T, any Error>?
+    try waitForAsync(body, failure: failure)
 }
 
 private func failure(_ error: any Error) -> CommandFailure {
