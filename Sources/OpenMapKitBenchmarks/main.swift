@@ -1,26 +1,14 @@
 import Foundation
 
-// `OpenMapKitBenchmarks render BUNDLE` runs only the rendering figures (see RenderBench.swift).
-if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "render" {
-    do { try runRenderBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2))) } catch {
-        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-        exit(1)
-    }
-    exit(0)
-}
-
-// `OpenMapKitBenchmarks search BUNDLE...` runs only the search figures (see SearchBench.swift).
-if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "search" {
-    do { try runSearchBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2))) } catch {
-        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-        exit(1)
-    }
-    exit(0)
-}
-
-// `OpenMapKitBenchmarks roadgraph [EXTRACT] [--pairs N]` runs only the road graph figures (see RoadGraphBench.swift).
-if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "roadgraph" {
-    do { try runRoadGraphBenchmarks(arguments: Array(CommandLine.arguments.dropFirst(2))) } catch {
+// Verbs that run one area's figures only: `render BUNDLE` (RenderBench.swift), `search BUNDLE...`
+// (SearchBench.swift), `roadgraph [EXTRACT] [--pairs N]` (RoadGraphBench.swift).
+let verbs: [String: ([String]) throws -> Void] = [
+    "render": runRenderBenchmarks(arguments:),
+    "search": runSearchBenchmarks(arguments:),
+    "roadgraph": runRoadGraphBenchmarks(arguments:),
+]
+if CommandLine.arguments.count > 1, let verb = verbs[CommandLine.arguments[1]] {
+    do { try verb(Array(CommandLine.arguments.dropFirst(2))) } catch {
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))
         exit(1)
     }
