@@ -43,8 +43,16 @@ final class OSMPBFRelationTailTests: XCTestCase {
         return frames
     }
 
+    /// Where this process's test files go; removed when the tests of this class are done.
+    static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("OSMPBFRelationTailTests-\(getpid())")
+
+    override class func tearDown() {
+        try? FileManager.default.removeItem(at: folder)
+        super.tearDown()
+    }
+
     func temporaryFile(_ bytes: [UInt8], _ name: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("OSMPBFRelationTailTests-\(getpid())")
+        let folder = Self.folder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent(name)
         try Data(bytes).write(to: url)
