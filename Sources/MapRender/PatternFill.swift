@@ -18,10 +18,12 @@ final class RenderPattern {
             cairo_surface_destroy(surface)
             return nil
         }
-        cairo_set_source_surface(cairo, sheet.image.surface, -Double(entry.x), -Double(entry.y))
-        cairo_set_operator(cairo, CAIRO_OPERATOR_SOURCE)
-        cairo_paint(cairo)
-        cairo_destroy(cairo)
+        sheet.image.sourceLock.withLock {
+            cairo_set_source_surface(cairo, sheet.image.surface, -Double(entry.x), -Double(entry.y))
+            cairo_set_operator(cairo, CAIRO_OPERATOR_SOURCE)
+            cairo_paint(cairo)
+            cairo_destroy(cairo)
+        }
         guard let pattern = cairo_pattern_create_for_surface(surface) else {
             cairo_surface_destroy(surface)
             return nil

@@ -106,6 +106,8 @@ extension RenderCanvas {
         } else {
             // The image's own rectangle with its edge pixels extended: scaled icons neither fade
             // at their edges nor pick up their neighbours in the sheet.
+            sheet.image.sourceLock.lock()
+            defer { sheet.image.sourceLock.unlock() }
             guard let image = cairo_surface_create_for_rectangle(sheet.image.surface, Double(entry.x), Double(entry.y),
                                                                  Double(entry.width), Double(entry.height)) else {
                 cairo_restore(cairo)
@@ -119,6 +121,8 @@ extension RenderCanvas {
             cairo_pattern_set_filter(cairo_get_source(cairo), CAIRO_FILTER_BILINEAR)
             cairo_pattern_set_extend(cairo_get_source(cairo), CAIRO_EXTEND_PAD)
             cairo_paint_with_alpha(cairo, min(opacity, 1))
+            // Let go of the sheet while holding its lock.
+            cairo_set_source_rgba(cairo, 0, 0, 0, 0)
         }
         cairo_restore(cairo)
     }
@@ -135,6 +139,8 @@ final class SpriteMask {
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)),
               cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
         let source = sheet.image.surface
+        sheet.image.sourceLock.lock()
+        defer { sheet.image.sourceLock.unlock() }
         cairo_surface_flush(source)
         guard let input = cairo_image_surface_get_data(source), let output = cairo_image_surface_get_data(surface) else {
             cairo_surface_destroy(surface)

@@ -224,6 +224,8 @@ public final class RenderCanvas {
     /// adjacent tiles meet without seams. `smooth` chooses bilinear over nearest resampling.
     public func draw(_ image: RenderImage, x: Double, y: Double, size: Double, angle: Double, opacity: Double, smooth: Bool = true) {
         guard size > 0, size.isFinite, image.width > 0, image.height > 0 else { return }
+        image.sourceLock.lock()
+        defer { image.sourceLock.unlock() }
         cairo_save(cairo)
         cairo_translate(cairo, x, y)
         cairo_rotate(cairo, angle)
@@ -394,6 +396,10 @@ public final class RenderCanvas {
 /// A decoded raster image (a raster tile), kept as a Cairo surface ready to draw.
 public final class RenderImage {
     let surface: OpaquePointer
+    /// Held while Cairo reads the image as a source. One image (a sprite sheet, a raster tile)
+    /// may be drawn by several bands of a render at once, and a Cairo surface is not safe to use
+    /// from two threads together, even only to read (Cairo keeps snapshot bookkeeping on it).
+    let sourceLock = NSLock()
     public let width: Int
     public let height: Int
 

@@ -254,10 +254,6 @@ public final class StyleRenderer {
         /// Whether the step may draw sprite images as patterns (loaded before drawing starts).
         var usesPatterns: Bool { layer.layer.paint.contains { $0.name.hasSuffix("-pattern") } }
 
-        /// Whether the step draws from the style's sprite sheets (icons or patterns). A Cairo
-        /// surface is not safe to use from two threads at once, even only as a source (Cairo keeps
-        /// snapshot bookkeeping on it), and the sheets are shared.
-        var usesSprites: Bool { usesPatterns || layer.layer.layout.contains { $0.name == "icon-image" } }
     }
 
     private static func draw(_ steps: [DrawStep], painter: LayerPainter, symbols: inout SymbolPlacer?) {
@@ -274,8 +270,9 @@ public final class StyleRenderer {
 
     /// The pixel rows each thread draws: the image cut into horizontal bands, one per thread up
     /// to ``maximumThreads``, when it is large enough to be worth it. Layers that work on the whole
-    /// image at once (heatmap densities, extrusions sorted across it, hillshade) or draw sprite
-    /// images keep it whole.
+    /// image at once (heatmap densities, extrusions sorted across it, hillshade) keep it whole.
+    /// Images several bands draw from (sprite sheets, raster tiles) are read by one at a time
+    /// (``RenderImage``'s source lock).
     private func bandRows(canvas: RenderCanvas, steps: [DrawStep]) -> [Range<Int>] {
         let whole = [0..<canvas.pixelHeight]
         // Below about 256 × 256 pixels a band's fixed costs (walking every layer, building paths that
@@ -284,7 +281,7 @@ public final class StyleRenderer {
         let count = min(maximumThreads, pixels / 65_536, canvas.pixelHeight / 64)
         guard count > 1 else { return whole }
         let wholeImageTypes: Set<StyleLayer.Kind> = [.heatmap, .fillExtrusion, .hillshade, .colorRelief]
-        guard !steps.contains(where: { wholeImageTypes.contains($0.layer.layer.type) || $0.usesSprites }) else { return whole }
+        guard !steps.contains(where: { wholeImageTypes.contains($0.layer.layer.type) }) else { return whole }
         return (0..<count).map { band in canvas.pixelHeight * band / count..<canvas.pixelHeight * (band + 1) / count }
     }
 

@@ -43,15 +43,12 @@ final class BandedRenderTests: XCTestCase {
         }
     }
 
-    /// The default style on Monaco: labels placed once and drawn across band edges, and patterns.
-    /// Blurred halos go through Cairo groups, which a band sizes to its own rows; their
+    /// The default style on Monaco: labels placed once and drawn across band edges, icons (read from
+    /// one sprite sheet by every band in turn) and patterns.
+    /// Icons and blurred halos go through Cairo groups, which a band sizes to its own rows; their
     /// 8-bit rounding may then differ by one level in a few pixels (0.03% here), never more.
     func testDefaultStyleWithLabelsMatchesOneThread() throws {
-        // Without icons: a style that draws sprite images keeps the image in one band (Cairo
-        // surfaces, the sprite sheets here, are not safe to share between threads).
-        var style = DefaultStyle.standard.style
-        for index in style.layers.indices { style.layers[index].layout.removeAll { $0.name == "icon-image" } }
-        let renderer = try StyleRenderer(style: style, loader: MonacoTiles.loader())
+        let renderer = try StyleRenderer(style: DefaultStyle.standard.style, loader: MonacoTiles.loader())
         let center = CLLocationCoordinate2D(latitude: 43.7384, longitude: 7.4246)
         let single = try pixels(renderer, threads: 1, center: center, zoom: 16, size: 600, scale: 2)
         let labelled = renderer.placedSymbols.values.joined().filter { !$0.glyphs.isEmpty }.count
