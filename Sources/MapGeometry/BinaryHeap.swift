@@ -1,18 +1,24 @@
 /// A minimal array-backed binary min-heap: the smallest element by `<` comes out first.
 ///
 /// MapGeometry has no dependencies, so this stands in for swift-collections' `Heap` (label placement
-/// uses it). For a max-heap, give the element a `<` that orders the larger values first.
-struct BinaryHeap<Element: Comparable> {
-    private var storage: [Element] = []
+/// and MapRouting's searches use it; inlinable so their element types get specialised code). For a
+/// max-heap, give the element a `<` that orders the larger values first.
+package struct BinaryHeap<Element: Comparable> {
+    @usableFromInline var storage: [Element] = []
 
-    init(capacity: Int = 0) {
+    @inlinable package init(capacity: Int = 0) {
         storage.reserveCapacity(max(capacity, 0))
     }
 
-    var isEmpty: Bool { storage.isEmpty }
-    var count: Int { storage.count }
+    @inlinable package var isEmpty: Bool { storage.isEmpty }
+    @inlinable package var count: Int { storage.count }
+    /// The smallest element, left in place.
+    @inlinable package var min: Element? { storage.first }
 
-    mutating func push(_ element: Element) {
+    /// Empties the heap, keeping its memory for the next use.
+    @inlinable package mutating func removeAll() { storage.removeAll(keepingCapacity: true) }
+
+    @inlinable package mutating func push(_ element: Element) {
         storage.append(element)
         var child = storage.count - 1
         // Move the hole up instead of swapping at every level.
@@ -25,7 +31,7 @@ struct BinaryHeap<Element: Comparable> {
         storage[child] = element
     }
 
-    mutating func popMin() -> Element? {
+    @inlinable package mutating func popMin() -> Element? {
         guard let last = storage.popLast() else { return nil }
         guard !storage.isEmpty else { return last }
         let top = storage[0]

@@ -1,4 +1,5 @@
 import Foundation
+import MapGeometry
 
 /// The contraction hierarchy's upward graphs: `forward[u]` holds arcs u→v and `backward[u]` arcs
 /// v→u (stored as v), both only towards higher-ranked v. `middle` is the contracted node a
@@ -9,42 +10,22 @@ struct ContractedGraph {
     var shortcuts = 0
 }
 
-/// A min-heap of (key, value) pairs, the queue of every search here.
-struct MinHeap {
-    private(set) var keys: [UInt64] = []
-    private(set) var values: [UInt32] = []
-    var isEmpty: Bool { keys.isEmpty }
-    var minKey: UInt64? { keys.first }
-    mutating func removeAll() { keys.removeAll(keepingCapacity: true); values.removeAll(keepingCapacity: true) }
-    mutating func push(_ key: UInt64, _ value: UInt32) {
-        keys.append(key); values.append(value)
-        var child = keys.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard key < keys[parent] else { break }
-            keys[child] = keys[parent]; values[child] = values[parent]
-            child = parent
-        }
-        keys[child] = key; values[child] = value
-    }
-    mutating func pop() -> (key: UInt64, value: UInt32)? {
-        guard let lastKey = keys.popLast(), let lastValue = values.popLast() else { return nil }
-        guard !keys.isEmpty else { return (lastKey, lastValue) }
-        let top = (keys[0], values[0])
-        let count = keys.count
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            guard left < count else { break }
-            let right = left + 1
-            let smaller = right < count && keys[right] < keys[left] ? right : left
-            guard keys[smaller] < lastKey else { break }
-            keys[parent] = keys[smaller]; values[parent] = values[smaller]
-            parent = smaller
-        }
-        keys[parent] = lastKey; values[parent] = lastValue
-        return top
-    }
+/// One entry of a search's queue: a node (`value`) by its cost so far (`key`).
+struct QueueEntry: Comparable {
+    var key: UInt64
+    var value: UInt32
+    /// By key only: entries of equal cost leave in the heap's order, whatever their node.
+    static func < (a: QueueEntry, b: QueueEntry) -> Bool { a.key < b.key }
+    static func == (a: QueueEntry, b: QueueEntry) -> Bool { a.key == b.key }
+}
+
+/// The queue of every search here: MapGeometry's heap of (cost, node) entries.
+typealias MinHeap = BinaryHeap<QueueEntry>
+
+extension BinaryHeap where Element == QueueEntry {
+    var minKey: UInt64? { min?.key }
+    mutating func push(_ key: UInt64, _ value: UInt32) { push(QueueEntry(key: key, value: value)) }
+    mutating func pop() -> (key: UInt64, value: UInt32)? { popMin().map { ($0.key, $0.value) } }
 }
 
 extension RoadGraphBuilder {
