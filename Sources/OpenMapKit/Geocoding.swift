@@ -61,12 +61,7 @@ public final class MKGeocodingRequest: NSObject, @unchecked Sendable {
 
     /// Geocodes and calls `completionHandler` on the main queue.
     public func getMapItems(completionHandler: @escaping CompletionHandler) {
-        runner.run(on: .main, plan()) { result in
-            switch result {
-            case .success(let items): completionHandler(items, nil)
-            case .failure(let error): completionHandler(nil, error)
-            }
-        }
+        runner.run(on: .main, plan()) { $0.deliver(to: completionHandler) }
     }
 
     private func plan() -> @Sendable () throws -> [MKMapItem] {
@@ -151,12 +146,7 @@ public final class MKReverseGeocodingRequest: NSObject, @unchecked Sendable {
 
     /// Reverse geocodes and calls `completionHandler` on the main queue.
     public func getMapItems(completionHandler: @escaping CompletionHandler) {
-        runner.run(on: .main, plan()) { result in
-            switch result {
-            case .success(let items): completionHandler(items, nil)
-            case .failure(let error): completionHandler(nil, error)
-            }
-        }
+        runner.run(on: .main, plan()) { $0.deliver(to: completionHandler) }
     }
 
     private func plan() -> @Sendable () throws -> [MKMapItem] {
@@ -209,12 +199,7 @@ public final class MKMapItemRequest: NSObject, @unchecked Sendable {
 
     /// Looks the place up and calls `completionHandler` on the main queue.
     public func getMapItem(completionHandler: @escaping CompletionHandler) {
-        runner.run(on: .main, plan()) { result in
-            switch result {
-            case .success(let item): completionHandler(item, nil)
-            case .failure(let error): completionHandler(nil, error)
-            }
-        }
+        runner.run(on: .main, plan()) { $0.deliver(to: completionHandler) }
     }
 
     private func plan() -> @Sendable () throws -> MKMapItem {

@@ -257,12 +257,7 @@ public final class MKLocalSearch: NSObject, @unchecked Sendable {
     /// Runs the search and calls `completionHandler` on `queue` (an OpenMapKit addition).
     public func start(with queue: DispatchQueue, completionHandler: @escaping CompletionHandler) {
         let work = work, dataSource = dataSource
-        runner.run(on: queue, { try Self.perform(work, dataSource: dataSource) }) { result in
-            switch result {
-            case .success(let response): completionHandler(response, nil)
-            case .failure(let error): completionHandler(nil, error)
-            }
-        }
+        runner.run(on: queue, { try Self.perform(work, dataSource: dataSource) }) { $0.deliver(to: completionHandler) }
     }
 
     /// The longest query searched; longer text is almost certainly not a place name.

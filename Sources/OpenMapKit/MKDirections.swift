@@ -169,12 +169,7 @@ open class MKDirections: NSObject, @unchecked Sendable {
                 result = .failure(error)
             }
             lock.withLock { running = false }
-            queue.async {
-                switch result {
-                case .success(let value): completion(value, nil)
-                case .failure(let error): completion(nil, error)
-                }
-            }
+            queue.async { result.deliver(to: completion) }
         }
     }
 }

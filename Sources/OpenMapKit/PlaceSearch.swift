@@ -278,6 +278,17 @@ final class RequestRunner: @unchecked Sendable {
     }
 }
 
+extension Result where Failure == any Error {
+    /// Hands the result to a MapKit-style completion handler: the answer and no error, or no
+    /// answer and the error.
+    func deliver(to handler: (Success?, (any Error)?) -> Void) {
+        switch self {
+        case .success(let value): handler(value, nil)
+        case .failure(let error): handler(nil, error)
+        }
+    }
+}
+
 // MARK: - Input checks
 
 enum SearchInput {
