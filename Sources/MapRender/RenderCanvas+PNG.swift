@@ -21,7 +21,7 @@ extension RenderCanvas {
         // Rows are converted and filtered in bands, one per thread; libdeflate then compresses
         // the whole at once (one thread of it beats zlib on two).
         let bandCount = max(1, min(threads, height / 64))
-        let bands = (0..<bandCount).map { height * $0 / bandCount..<height * ($0 + 1) / bandCount }
+        let bands = Self.rowBands(height: height, count: bandCount)
         // One band runs here: libdispatch's apply, called from a thread it did not make, leaves
         // that thread a continuation cache that is freed under it when the thread exits.
         func forEachBand(_ body: @Sendable (Int) -> Void) {

@@ -101,6 +101,12 @@ public final class RenderCanvas {
         (drawnMinY, drawnMaxY, parent) = (Double(rows.lowerBound) / scale, Double(rows.upperBound) / scale, canvas)
     }
 
+    /// `height` rows cut into `count` consecutive bands of near-equal size (drawing and encoding
+    /// share out an image's rows this way).
+    static func rowBands(height: Int, count: Int) -> [Range<Int>] {
+        (0..<count).map { height * $0 / count..<height * ($0 + 1) / count }
+    }
+
     /// Makes what bands drew visible to the canvas's own Cairo surface (call after drawing bands,
     /// before reading or encoding the canvas).
     func finishBands() { cairo_surface_mark_dirty(surface) }

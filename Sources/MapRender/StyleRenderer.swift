@@ -253,7 +253,6 @@ public final class StyleRenderer {
 
         /// Whether the step may draw sprite images as patterns (loaded before drawing starts).
         var usesPatterns: Bool { layer.layer.paint.contains { $0.name.hasSuffix("-pattern") } }
-
     }
 
     private static func draw(_ steps: [DrawStep], painter: LayerPainter, symbols: inout SymbolPlacer?) {
@@ -282,7 +281,7 @@ public final class StyleRenderer {
         guard count > 1 else { return whole }
         let wholeImageTypes: Set<StyleLayer.Kind> = [.heatmap, .fillExtrusion, .hillshade, .colorRelief]
         guard !steps.contains(where: { wholeImageTypes.contains($0.layer.layer.type) }) else { return whole }
-        return (0..<count).map { band in canvas.pixelHeight * band / count..<canvas.pixelHeight * (band + 1) / count }
+        return RenderCanvas.rowBands(height: canvas.pixelHeight, count: count)
     }
 
     /// The style's sprite sheets for this pixel ratio, loaded on first use (icons and patterns).
@@ -301,9 +300,7 @@ public final class StyleRenderer {
             placedSymbols = [:]
             return nil
         }
-        let highDensity = pixelRatio >= 2
-        if sprites[highDensity] == nil { sprites[highDensity] = StyleSprites(style.sprite, pixelRatio: pixelRatio, loader: loader) }
-        let sheets = sprites[highDensity] ?? StyleSprites()
+        let sheets = styleSprites(pixelRatio: pixelRatio)
         var placer = SymbolPlacer(transform: transform, zoom: zoom, pixelRatio: pixelRatio, width: width, height: height,
                                   margin: labelMargin, catalog: fonts, sprites: sheets, shapes: labelShapes.count < 50_000 ? labelShapes : [:])
         for area in reservedLabelAreas where area.width > 0 && area.height > 0 {
