@@ -12,6 +12,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
     ],
     targets: [
         // Coordinates, WGS84 geodesics, spherical Mercator, regions, camera and tile math.
@@ -42,6 +45,14 @@ let package = Package(
         // The public MapKit-shaped API; re-exports MapGeometry.
         .target(name: "OpenMapKit", dependencies: ["MapGeometry", "MapFormats", "MapImport", "MapStyle", "MapRender",
                                                    "MapSearch", "MapRouting"]),
+        // The HTTP server (Hummingbird): tiles, styles, glyphs, snapshots, the Apple Maps Server API
+        // shapes under /v1, operations endpoints and the web map page.
+        .target(name: "MapServer", dependencies: ["OpenMapKit", "MapFormats", "MapImport", "MapStyle", "MapRender",
+                                                  "MapSearch", "MapRouting",
+                                                  .product(name: "Hummingbird", package: "hummingbird"),
+                                                  .product(name: "Crypto", package: "swift-crypto"),
+                                                  .product(name: "NIOCore", package: "swift-nio")],
+                resources: [.copy("WebMap")]),
         // The command line.
         .executableTarget(
             name: "openmapkit",
@@ -52,6 +63,7 @@ let package = Package(
                 "MapRender",
                 "MapSearch",
                 "MapRouting",
+                "MapServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,6 +80,8 @@ let package = Package(
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "TestSupport"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapImport", "TestSupport"]),
         .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit", "TestSupport"]),
+        .testTarget(name: "MapServerTests", dependencies: ["MapServer", "TestSupport",
+                                                          .product(name: "HummingbirdTesting", package: "hummingbird")]),
         // Runs the built `openmapkit` binary as a user would.
         .testTarget(name: "CommandLineTests", dependencies: ["openmapkit", "TestSupport"]),
     ],

@@ -1,0 +1,8 @@
+import Hummingbird
+
+/// (Being written: see the issue on the map server.)
+struct MapsAPIRoutes {
+    let server: MapServer
+
+    func register(on router: Router<ServerContext>) {}
+}

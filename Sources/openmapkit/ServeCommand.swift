@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import MapServer
+import OpenMapKit
+
+/// `openmapkit serve`: the HTTP server with the web map, tiles, snapshots and the Maps Server API.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve bundles over HTTP: the web map at /, tiles, styles, snapshots and the /v1 Maps Server API.",
+        discussion: """
+            Each bundle serves as a region named after its folder (monaco.omk → monaco); requests see \
+            all regions at once unless they pass region=NAME. SIGHUP re-opens the bundles (after \
+            `openmapkit import` replaced one); SIGTERM and SIGINT finish the requests in flight and stop.
+            """)
+
+    @Argument(help: "Bundle folders made by `openmapkit import` (default: $OPENMAPKIT_BUNDLE).")
+    var bundles: [String] = []
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on.")
+    var port = 8080
+
+    @Option(help: "Origins allowed to call the server from browsers on other sites (repeatable; * for any).")
+    var corsOrigin: [String] = []
+
+    @Option(help: "An API key the server requires, KEY or KEY:REQUESTS_PER_MINUTE (repeatable; none: the API is open).")
+    var apiKey: [String] = []
+
+    @Option(help: "Concurrent renders (default: the number of cores).")
+    var renderWorkers: Int?
+
+    @Option(help: "Renders that may wait for a worker before the server answers 503.")
+    var renderQueue = 64
+
+    @Option(help: "Memory for cached rendered images, in megabytes.")
+    var cacheMegabytes = 256
+
+    @Option(help: "The request log: text, json or none.")
+    var log = "text"
+
+    func validate() throws {
+        guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
+        guard renderQueue >= 0, cacheMegabytes >= 0 else { throw ValidationError("--render-queue and --cache-megabytes must not be negative") }
+        if let renderWorkers, !(1...256).contains(renderWorkers) { throw ValidationError("--render-workers must be between 1 and 256") }
+        guard RequestLogFormat(rawValue: log) != nil else { throw ValidationError("--log must be text, json or none") }
+        _ = try keys()
+    }
+
+    private func keys() throws -> [APIKey] {
+        try apiKey.map { text in
+            let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+            guard let key = parts.first, !key.isEmpty else { throw ValidationError("--api-key must not be empty") }
+            guard parts.count == 2 else { return APIKey(key: key) }
+            guard let limit = Int(parts[1]), limit > 0 else { throw ValidationError("--api-key \(key): the rate limit must be a positive number of requests per minute") }
+            return APIKey(key: key, requestsPerMinute: limit)
+        }
+    }
+
+    func run() throws {
+        var paths = bundles
+        if paths.isEmpty, let value = ProcessInfo.processInfo.environment[MapDataSource.environmentVariable] {
+            paths = value.split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        }
+        guard !paths.isEmpty else {
+            throw ValidationError("name a bundle folder (made by `openmapkit import`) or set \(MapDataSource.environmentVariable)")
+        }
+        let regions: RegionRegistry
+        do {
+            regions = try RegionRegistry(bundleURLs: paths.map { URL(fileURLWithPath: $0) })
+        } catch {
+            throw CleanExit.message("error: \(error)")
+        }
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.corsAllowedOrigins = corsOrigin
+        configuration.apiKeys = try keys()
+        if let renderWorkers { configuration.renderWorkers = renderWorkers }
+        configuration.renderQueueLimit = renderQueue
+        configuration.cacheBytes = cacheMegabytes << 20
+        configuration.requestLog = RequestLogFormat(rawValue: log) ?? .text
+        let server = MapServer(configuration: configuration, regions: regions)
+        let reload = ReloadOnHangup(regions: regions, cache: server.cache)
+        let names = regions.snapshot.regions.map(\.name).joined(separator: ", ")
+        let address = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/"
+        try waitForAsync({
+            try await server.run(onServerRunning: { _ in
+                FileHandle.standardError.write(Data("Serving \(names) at \(address) (Ctrl-C to stop)\n".utf8))
+            })
+            _ = reload
+        }, failure: { error in ValidationError("cannot serve at \(address): \(error)") })
+    }
+}
+
+/// Re-opens the bundles on SIGHUP, the usual signal for "your files changed"; a failed reload
+/// leaves the regions that were serving in place and says why.
+final class ReloadOnHangup: @unchecked Sendable {
+    private let source: any DispatchSourceSignal
+
+    init(regions: RegionRegistry, cache: ResponseCache) {
+        signal(SIGHUP, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        source.setEventHandler {
+            do {
+                try regions.reload()
+                cache.removeAll()
+                FileHandle.standardError.write(Data("Reloaded the bundles (generation \(regions.snapshot.generation))\n".utf8))
+            } catch {
+                FileHandle.standardError.write(Data("Reload failed, still serving the previous bundles: \(error)\n".utf8))
+            }
+        }
+        source.resume()
+    }
+}
