@@ -5,17 +5,22 @@
 SWIFT        ?= swift
 # Debian packages the build and tests need: compression and SQLite libraries, Cairo, HarfBuzz and
 # FreeType with the Noto, DejaVu and Open Sans fonts (drawing and text; the render conformance
-# suite's labels are Open Sans), and GDAL and osmium (the tests check
-# our tiles with GDAL's MVT reader and our PBF reader against libosmium).
+# suite's labels are Open Sans), GDAL and osmium (the tests check our tiles with GDAL's MVT
+# reader and our PBF reader against libosmium), and Chromium (the web map's browser test).
 APT_BUILD    := zlib1g-dev libdeflate-dev liblz4-dev libzstd-dev libsqlite3-dev libcairo2-dev libharfbuzz-dev libfreetype-dev \
-                fonts-noto-core fonts-dejavu-core fonts-open-sans pkg-config gdal-bin osmium-tool
-# Debian packages the benchmarks compare against: GeographicLib's GeodSolve, PROJ and libosmium.
-APT_BENCH    := geographiclib-tools proj-bin osmium-tool tilemaker
+                fonts-noto-core fonts-dejavu-core fonts-open-sans pkg-config gdal-bin osmium-tool chromium
+# Debian packages the benchmarks compare against: GeographicLib's GeodSolve, PROJ, libosmium and
+# tilemaker; wrk drives the server's load benchmark and nginx serves the same tiles beside it.
+APT_BENCH    := geographiclib-tools proj-bin osmium-tool tilemaker wrk nginx
 RELEASE_BIN   = $(shell $(SWIFT) build -c release --show-bin-path)
 
-# The main job: import the Monaco sample into monaco.omk (once), then show a region of it.
-RUN_ARGS     ?= region --center 43.7384,7.4246 --meters 2000
+# The main job: import an OSM extract (the Monaco sample unless PBF= names another) into
+# NAME.omk, once, then serve it with the web map at http://$(HOST):$(PORT)/.
 SAMPLE       ?= ../shared/data/osm/monaco.osm.pbf
+PBF          ?= $(SAMPLE)
+BUNDLE       ?= $(basename $(basename $(notdir $(PBF)))).omk
+HOST         ?= 127.0.0.1
+PORT         ?= 8080
 
 .PHONY: all build test run bench deps bench-deps clean
 
@@ -47,8 +52,8 @@ build: deps
 	$(SWIFT) build -c release --product openmapkit
 
 run: build
-	@[ monaco.omk/manifest.json -nt $(SAMPLE) ] || $(RELEASE_BIN)/openmapkit import $(SAMPLE) -o monaco.omk
-	$(RELEASE_BIN)/openmapkit $(RUN_ARGS)
+	@[ $(BUNDLE)/manifest.json -nt $(PBF) ] || $(RELEASE_BIN)/openmapkit import $(PBF) -o $(BUNDLE)
+	$(RELEASE_BIN)/openmapkit serve $(BUNDLE) --host $(HOST) --port $(PORT)
 
 test: deps
 	$(SWIFT) build --build-tests

@@ -49,6 +49,20 @@ func printJSON<T: Encodable>(_ value: T) throws {
     print(String(decoding: try encoder.encode(value), as: UTF8.self))
 }
 
+/// What the verbs that write a file (`snapshot`, `tiles render`, `tiles export`) print with `--json`.
+struct WrittenFile: Encodable {
+    let output: String
+    let bytes: Int
+    var width: Int?
+    var height: Int?
+    var tiles: Int?
+
+    /// Prints this as JSON, or `text` for people.
+    func report(json: Bool, text: String) throws {
+        if json { try printJSON(self) } else { print(text) }
+    }
+}
+
 /// A failure to report as `Error: <message>` with exit status 1 (ArgumentParser prints it).
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String

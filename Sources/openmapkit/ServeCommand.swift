@@ -17,6 +17,9 @@ struct ServeCommand: ParsableCommand {
     @Argument(help: "Bundle folders made by `openmapkit import` (default: $OPENMAPKIT_BUNDLE).")
     var bundles: [String] = []
 
+    @Option(help: "A bundle folder, as every verb takes it (repeatable; adds to the arguments).")
+    var bundle: [String] = []
+
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
@@ -42,7 +45,7 @@ struct ServeCommand: ParsableCommand {
     var log = "text"
 
     func validate() throws {
-        guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 (any free port) and 65535") }
         guard renderQueue >= 0, cacheMegabytes >= 0 else { throw ValidationError("--render-queue and --cache-megabytes must not be negative") }
         if let renderWorkers, !(1...256).contains(renderWorkers) { throw ValidationError("--render-workers must be between 1 and 256") }
         guard RequestLogFormat(rawValue: log) != nil else { throw ValidationError("--log must be text, json or none") }
@@ -60,7 +63,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
-        var paths = bundles
+        var paths = bundles + bundle
         if paths.isEmpty, let value = ProcessInfo.processInfo.environment[MapDataSource.environmentVariable] {
             paths = value.split(separator: ":").map(String.init).filter { !$0.isEmpty }
         }
@@ -71,7 +74,7 @@ struct ServeCommand: ParsableCommand {
         do {
             regions = try RegionRegistry(bundleURLs: paths.map { URL(fileURLWithPath: $0) })
         } catch {
-            throw CleanExit.message("error: \(error)")
+            throw CommandFailure((error as? MKError)?.reason ?? "\(error)")
         }
         var configuration = ServerConfiguration()
         configuration.host = host
@@ -85,10 +88,12 @@ struct ServeCommand: ParsableCommand {
         let server = MapServer(configuration: configuration, regions: regions)
         let reload = ReloadOnHangup(regions: regions, cache: server.cache)
         let names = regions.snapshot.regions.map(\.name).joined(separator: ", ")
-        let address = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/"
+        let hostForURL = host.contains(":") ? "[\(host)]" : host
+        let address = "http://\(hostForURL):\(port)/"
         try waitForAsync({
-            try await server.run(onServerRunning: { _ in
-                FileHandle.standardError.write(Data("Serving \(names) at \(address) (Ctrl-C to stop)\n".utf8))
+            try await server.run(onServerRunning: { boundPort in
+                // With --port 0 the system picks the port: say which, for people and scripts alike.
+                FileHandle.standardError.write(Data("Serving \(names) at http://\(hostForURL):\(boundPort)/ (Ctrl-C to stop)\n".utf8))
             })
             _ = reload
         }, failure: { error in ValidationError("cannot serve at \(address): \(error)") })

@@ -53,6 +53,9 @@ struct SnapshotCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the PNG.")
     var output: String
 
+    @Flag(help: "Print what was written as JSON.")
+    var json = false
+
     func run() throws {
         guard bearing.isFinite, scale.isFinite, scale > 0, scale <= 4 else { throw ValidationError("--bearing must be finite and --scale between 0 and 4") }
         let options = MKMapSnapshotter.Options()
@@ -143,7 +146,8 @@ struct SnapshotCommand: ParsableCommand {
         guard let png = snapshot.image.pngData() else { throw CommandFailure("cannot encode the PNG") }
         do { try png.write(to: URL(fileURLWithPath: output)) } catch { throw CommandFailure("cannot write \(output): \(error.localizedDescription)") }
         let pixels = snapshot.image.pixelSize
-        print("wrote \(output) (\(pixels.width)×\(pixels.height) pixels)")
+        try WrittenFile(output: output, bytes: png.count, width: Int(pixels.width), height: Int(pixels.height))
+            .report(json: json, text: "wrote \(output) (\(pixels.width)×\(pixels.height) pixels)")
     }
 
     static func color(hex: String) -> UIColor? {

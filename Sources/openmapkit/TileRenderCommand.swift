@@ -39,6 +39,9 @@ extension TilesCommand {
         @Option(name: .shortAndLong, help: "Where to write the PNG.")
         var output: String
 
+        @Flag(help: "Print what was written as JSON.")
+        var json = false
+
         func validate() throws {
             guard size == 256 || size == 512 else { throw ValidationError("--size must be 256 or 512") }
             guard scale.isFinite, scale > 0, scale <= 4 else { throw ValidationError("--scale must be between 0 and 4") }
@@ -52,11 +55,13 @@ extension TilesCommand {
             }
             let source = try MapBundle.resolve(bundle)
             let (mapStyle, loader) = try bundleStyle(style, archive: source.tiles())
+            var written = 0
             do {
                 let renderer = try TileRenderer(style: mapStyle, loader: loader, margin: margin)
                 let png = try renderer.pngData(z: z, x: x, y: y, tileSize: size, scale: scale)
                 for warning in renderer.renderer.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
                 try Data(png).write(to: URL(fileURLWithPath: output))
+                written = png.count
             } catch let error as TileRenderError {
                 if case .invalidTile = error { throw ValidationError(error.description) }
                 throw CommandFailure(error.description)
@@ -64,7 +69,8 @@ extension TilesCommand {
                 throw CommandFailure(error.description)
             }
             let pixels = Int((Double(size) * scale).rounded())
-            print("wrote \(output) (\(pixels)×\(pixels) pixels)")
+            try WrittenFile(output: output, bytes: written, width: pixels, height: pixels)
+                .report(json: json, text: "wrote \(output) (\(pixels)×\(pixels) pixels)")
         }
     }
 }

@@ -21,17 +21,20 @@ struct TilesCommand: ParsableCommand {
         @Option(help: "The PMTiles file to write.")
         var pmtiles: String
 
+        @Flag(help: "Print what was written as JSON.")
+        var json = false
+
         func run() throws {
             let source = try MapBundle.resolve(bundle)
             let archive = try source.tiles()
             let metadata = try archive.metadata()
             let writer = try PMTilesWriter(url: URL(fileURLWithPath: pmtiles), tileType: .mvt, tileCompression: .gzip)
             // PMTiles keeps TileJSON-style metadata as one JSON object: the MBTiles rows, with `json` unpacked.
-            var json: [String: Any] = metadata.filter { $0.key != "json" }
+            var tileJSON: [String: Any] = metadata.filter { $0.key != "json" }
             if let layers = metadata["json"].flatMap({ try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }) {
-                json.merge(layers) { $1 }
+                tileJSON.merge(layers) { $1 }
             }
-            writer.metadata = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
+            writer.metadata = try JSONSerialization.data(withJSONObject: tileJSON, options: [.sortedKeys])
             if let bounds = metadata["bounds"]?.split(separator: ",").compactMap({ Double($0) }), bounds.count == 4 {
                 writer.bounds = (bounds[0], bounds[1], bounds[2], bounds[3])
             }
@@ -41,7 +44,8 @@ struct TilesCommand: ParsableCommand {
                 count += 1
             }
             try writer.finish()
-            print("Wrote \(count) tiles to \(pmtiles)")
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: pmtiles)[.size] as? Int) ?? 0
+            try WrittenFile(output: pmtiles, bytes: bytes, tiles: count).report(json: json, text: "Wrote \(count) tiles to \(pmtiles)")
         }
     }
 
