@@ -5,7 +5,9 @@ Usage: compare-search.py PATH/TO/openmapkit [--runs N] [--copies N] [--no-scale]
 
 1. Each sample extract (../shared/data/osm/{monaco,andorra,liechtenstein}.osm.pbf) is imported by
    `openmapkit import` into a temporary bundle; the import report gives the place-index phase
-   against the whole import. `OpenMapKitBenchmarks search` (built beside openmapkit by `make bench`)
+   against the whole import, its peak memory, and "added": the import's phases against a second
+   import with --no-place-index (the index's whole cost, extraction during the node and way pass
+   included; the goal is under 30%). `OpenMapKitBenchmarks search` (built beside openmapkit by `make bench`)
    then runs the relevance suite (Tests/MapSearchTests/Relevance) in process: first-result hit
    rate, and latency per kind (median and p99 over every query run N times), plus the completer
    as it is used while typing (every prefix of every query).
@@ -47,13 +49,38 @@ def option(name, default):
     return default
 
 
-def run_import(openmapkit, pbf, out):
+PEAK = {}
+
+
+def run_import(openmapkit, pbf, out, extra=()):
+    """Wall time of `openmapkit import`; the import's peak memory goes to PEAK[out] (bytes)."""
     start = time.monotonic()
-    result = subprocess.run([openmapkit, "import", pbf, "-o", out], capture_output=True, text=True)
+    result = subprocess.run([openmapkit, "import", pbf, "-o", out, "--json", *extra], capture_output=True, text=True)
     wall = time.monotonic() - start
     if result.returncode != 0:
         raise RuntimeError(f"import {os.path.basename(pbf)} failed: {result.stderr.strip()[-400:]}")
+    try:
+        phases = json.loads(result.stdout)["phases"]
+        PEAK[out] = max(p.get("peakMemoryBytes", 0) for p in phases)
+        SECONDS[out] = sum(p["seconds"] for p in phases)
+    except (ValueError, KeyError):
+        pass
     return wall
+
+
+SECONDS = {}
+ADDED = {}
+
+
+def measure_added(openmapkit, pbf, out):
+    """The place index's whole cost: the import's phases with the index against the same import
+    with --no-place-index (extraction runs inside the node and way pass, so the index's own
+    phase alone undercounts it). Stored in ADDED[out] as a fraction."""
+    bare = out + "-noindex"
+    run_import(openmapkit, pbf, bare, ["--no-place-index"])
+    if out in SECONDS and bare in SECONDS and SECONDS[bare] > 0:
+        ADDED[out] = SECONDS[out] / SECONDS[bare] - 1
+    subprocess.run(["rm", "-rf", bare])
 
 
 def bench(benchmarks, bundle, runs, suite=None):
@@ -79,11 +106,11 @@ def large_extract(name, copies):
 
 
 def header():
-    print(f"{'extract':<20}{'import s':>9}{'index s':>9}{'+%':>6}{'index MiB':>10}{'hits':>10}"
+    print(f"{'extract':<20}{'import s':>9}{'index s':>9}{'+%':>6}{'index MiB':>10}{'peak MiB':>9}{'added':>7}{'hits':>10}"
           f"{'search med/p99 ms':>19}{'geocode med/p99':>17}{'complete med/p99':>18}{'typing med/p99':>16}{'reverse med/p99':>17}")
 
 
-def row(name, wall, report):
+def row(name, wall, report, bundle=None):
     lat = report["latency"]
 
     def pair(kind):
@@ -91,9 +118,10 @@ def row(name, wall, report):
         return f"{f['medianMs']:.2f}/{f['p99Ms']:.2f}" if f else "-"
 
     index_s = report.get("indexPhaseSeconds")
+    added = f"{100 * ADDED[bundle]:.0f}%" if bundle in ADDED else "-"
     share = f"{100 * index_s / max(report['importSeconds'] - index_s, 1e-9):.0f}" if index_s is not None else "-"
     print(f"{name:<20}{wall:>9.2f}{(index_s if index_s is not None else float('nan')):>9.2f}{share:>6}"
-          f"{report['indexBytes'] / 2**20:>10.2f}{report['hits']:>5}/{report['cases']:<4}"
+          f"{report['indexBytes'] / 2**20:>10.2f}{PEAK.get(bundle, 0) / 2**20:>9.0f}{added:>7}{report['hits']:>5}/{report['cases']:<4}"
           f"{pair('search'):>19}{pair('geocode'):>17}{pair('complete'):>18}{pair('complete-typing'):>16}{pair('reverse'):>17}")
 
 
@@ -243,14 +271,16 @@ def main():
         for extract in EXTRACTS:
             bundle = os.path.join(tmp, f"{extract}.omk")
             wall = run_import(openmapkit, os.path.join(SHARED, "data", "osm", f"{extract}.osm.pbf"), bundle)
+            measure_added(openmapkit, os.path.join(SHARED, "data", "osm", f"{extract}.osm.pbf"), bundle)
             reports[extract] = bench(benchmarks, bundle, runs)
-            row(extract, wall, reports[extract])
+            row(extract, wall, reports[extract], bundle)
         if "--no-scale" not in sys.argv:
             large = large_extract("andorra", copies)
             bundle = os.path.join(tmp, f"andorra-x{copies}.omk")
             wall = run_import(openmapkit, large, bundle)
+            measure_added(openmapkit, large, bundle)
             big = bench(benchmarks, bundle, runs, suite="andorra")
-            row(f"andorra x{copies}", wall, big)
+            row(f"andorra x{copies}", wall, big, bundle)
             small = reports["andorra"]["latency"]
             ratios = [f"{kind} p99 x{big['latency'][kind]['p99Ms'] / max(small[kind]['p99Ms'], 1e-9):.2f}"
                       for kind in ("search", "complete", "complete-typing", "reverse") if kind in small and kind in big["latency"]]

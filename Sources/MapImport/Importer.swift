@@ -178,6 +178,7 @@ public final class BundleImporter {
 
         // Places for search (nil when disabled): gathered during the passes, written at the end.
         let places = buildsPlaceIndex ? try PlaceCollector(url: staging.appendingPathComponent("places.sqlite")) : nil
+        places?.extractBox = reader.header.boundingBox.map { ($0.minLongitude, $0.minLatitude, $0.maxLongitude, $0.maxLatitude) }
 
         // 1. Relations: which are areas or boundaries, and which ways they need.
         progress(.relations, nil)

@@ -45,6 +45,7 @@ struct BlockPlaces {
             let tagRange = columns.tags.range(of: i)
             guard !tagRange.isEmpty else { continue }
             let tags: OSMTags = tagRange.map { (key: block.strings[columns.tags.keys[$0]], value: block.strings[columns.tags.values[$0]]) }
+            guard PlaceTagging.mayBePlace(tags) else { continue }
             let location = columns.locations[i]
             let coordinate = CLLocationCoordinate2D(latitude: location.latitude, longitude: location.longitude)
             if let number = tags.value(for: "addr:housenumber") {
@@ -56,13 +57,18 @@ struct BlockPlaces {
         }
         block.forEachWay { way in
             guard !way.tags.isEmpty else { return }
-            if let scheme = way.tags.value(for: "addr:interpolation") {
+            // A loop here, not `value(for:)`: this runs for every tagged way, and the generic
+            // lookup from MapFormats is not specialised across the module boundary.
+            var interpolation: String? = nil
+            for (key, value) in way.tags where key == "addr:interpolation" { interpolation = value; break }
+            if let scheme = interpolation {
                 interpolations.append(InterpolationWay(
                     id: way.id, scheme: scheme, nodeRefs: way.nodeRefs,
                     points: way.nodeRefs.map { nodes.location(of: $0).map { CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude) } },
                     tags: way.tags))
                 return
             }
+            guard PlaceTagging.mayBePlace(way.tags) else { return }
             let closed = way.nodeRefs.count >= 4 && way.nodeRefs.first == way.nodeRefs.last
             let isLine = !closed || way.tags.value(for: "highway") != nil && way.tags.value(for: "area") != "yes"
             guard let classification = PlaceTagging.classify(way.tags, isLine: isLine) else { return }
@@ -119,6 +125,8 @@ final class PlaceCollector {
     private var localityPoints: [(id: String, name: String, place: String, coordinate: CLLocationCoordinate2D)] = []
     private var countries: [(code: String?, timeZone: String?, geometry: PlaceGeometry, box: (Double, Double, Double, Double))] = []
     private(set) var count = 0
+    /// The extract's box (the PBF header's), for closing boundaries the extract cut open.
+    var extractBox: (west: Double, south: Double, east: Double, north: Double)?
     /// Postal code → sum of its places' coordinates and their count, for one place per code.
     private var postalCodes: [String: (latitude: Double, longitude: Double, count: Int, countryCode: String?)] = [:]
 
@@ -188,19 +196,24 @@ final class PlaceCollector {
         }.sorted { ($0.1, $0.0.id) < ($1.1, $1.0.id) }
         for (relation, level) in sorted {
             let assembly = assembler.assemble(relation: relation, way: way, location: location)
-            guard assembly.isValid, let (coordinate, bounds, geometry) = Self.area(assembly),
-                  let name = relation.tags.value(for: "name") else { continue }
+            var built = assembly.isValid ? Self.area(assembly) : nil
+            if built == nil, let box = extractBox {
+                built = Self.closedAlongExtractEdge(relation, way: way, location: location, box: box)
+            }
+            guard let (coordinate, bounds, geometry) = built, let name = relation.tags.value(for: "name") else { continue }
             var code = (relation.tags.value(for: "ISO3166-1:alpha2") ?? relation.tags.value(for: "ISO3166-1"))
                 .map { $0.uppercased() }.flatMap { $0.count == 2 ? $0 : nil }
             if level == 2 {
                 let zone = relation.tags.value(for: "timezone") ?? code.flatMap { PlaceTagging.defaultTimeZones[$0] }
                 if let box = geometry.boxTuple { countries.append((code, zone, geometry, box)) }
             } else if code == nil {
+                // The smallest country containing the area: a neighbour's ring closed along the
+                // extract's edge may be too big (see closedAlongExtractEdge), never too small.
                 code = relation.tags.value(for: "ISO3166-2").flatMap { $0.split(separator: "-").first.map(String.init) }
-                    ?? countries.first { c in
+                    ?? countries.filter { c in
                         coordinate.longitude >= c.box.0 && coordinate.longitude <= c.box.2 && coordinate.latitude >= c.box.1
                             && coordinate.latitude <= c.box.3 && c.geometry.contains(coordinate)
-                    }?.code
+                    }.min { ($0.box.2 - $0.box.0) * ($0.box.3 - $0.box.1) < ($1.box.2 - $1.box.0) * ($1.box.3 - $1.box.1) }?.code
             }
             guard let field = PlaceTagging.field(adminLevel: level, countryCode: code) else { continue }
             let zone = relation.tags.value(for: "timezone") ?? code.flatMap { PlaceTagging.defaultTimeZones[$0] }
@@ -224,6 +237,108 @@ final class PlaceCollector {
             if level == 2, let code, PlaceTagging.cityStates.contains(code) { record.kind = .locality }
             try write(PendingPlace(record: record, searchNames: PlaceTagging.searchNames(relation.tags), geometry: nil))
         }
+    }
+
+    /// A boundary whose ring the extract cut open, closed along the extract's edge.
+    ///
+    /// Extracts keep only the member ways with a node inside their box, so the boundary of the
+    /// very country an extract was made for (Andorra's, whose eastern tip lies outside the box)
+    /// arrives as one open chain, and without its country no parish gets a country code either.
+    /// The chain's two ends are moved onto the nearest side of the box (an end may lie up to a
+    /// missing way's length inside it) and joined along the box's edge. Of the two ways round,
+    /// the one holding the relation's `admin_centre`/`label` node wins, else the smaller area:
+    /// the chain separates the area from its neighbours within the box, and an extract is drawn
+    /// around the area it is about, so the neighbour's side is the larger one. A neighbour closed
+    /// this way may come out too big, never too small, which is why containment prefers the
+    /// smallest area. Only a single open chain is closed: several would need the ring's
+    /// orientation to pair their ends, which a boundary relation does not record.
+    static func closedAlongExtractEdge(_ relation: OSMRelation, way: (Int64) -> OSMWay?, location: (Int64) -> OSMLocation?,
+                                       box: (west: Double, south: Double, east: Double, north: Double))
+        -> (CLLocationCoordinate2D, MKMapRect, PlaceGeometry)? {
+        let width = box.east - box.west, height = box.north - box.south
+        guard width > 0, height > 0 else { return nil }
+        var chains: [[Int64]] = []
+        for member in relation.members where member.type == .way {
+            guard let w = way(member.ref), w.nodeRefs.count >= 2 else { continue }
+            chains.append(w.nodeRefs)
+        }
+        guard !chains.isEmpty, chains.count <= 5_000 else { return nil }
+        // Join ways sharing an end node into chains.
+        var merged = true
+        while merged {
+            merged = false
+            outer: for i in chains.indices where chains[i].first != chains[i].last {
+                for j in chains.indices where j != i && chains[j].first != chains[j].last {
+                    let a = chains[i], b = chains[j]
+                    let joined: [Int64]
+                    if a.last == b.first { joined = a + b.dropFirst() }
+                    else if a.last == b.last { joined = a + b.reversed().dropFirst() }
+                    else if a.first == b.last { joined = b + a.dropFirst() }
+                    else if a.first == b.first { joined = b.reversed() + a.dropFirst() }
+                    else { continue }
+                    chains[i] = joined
+                    chains.remove(at: j)
+                    merged = true
+                    break outer
+                }
+            }
+        }
+        let open = chains.filter { $0.first != $0.last }
+        guard open.count == 1 else { return nil }
+        let line = open[0].compactMap(location).map { CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude) }
+        guard line.count >= 2, let start = line.first, let end = line.last else { return nil }
+        // Position along the box's edge, counter-clockwise from the south-west corner, 0 ..< 2(w+h).
+        let perimeter = 2 * (width + height)
+        let reach = 0.25 * min(width, height)
+        func onEdge(_ c: CLLocationCoordinate2D) -> Double? {
+            let x = min(max(c.longitude, box.west), box.east), y = min(max(c.latitude, box.south), box.north)
+            let distances = [y - box.south, box.east - x, box.north - y, x - box.west]
+            let outside = c.longitude < box.west || c.longitude > box.east || c.latitude < box.south || c.latitude > box.north
+            guard let side = distances.indices.min(by: { distances[$0] < distances[$1] }), outside || distances[side] <= reach else { return nil }
+            switch side {
+            case 0: return x - box.west
+            case 1: return width + (y - box.south)
+            case 2: return width + height + (box.east - x)
+            default: return 2 * width + height + (box.north - y)
+            }
+        }
+        func point(at t: Double) -> CLLocationCoordinate2D {
+            let t = (t.truncatingRemainder(dividingBy: perimeter) + perimeter).truncatingRemainder(dividingBy: perimeter)
+            if t < width { return CLLocationCoordinate2D(latitude: box.south, longitude: box.west + t) }
+            if t < width + height { return CLLocationCoordinate2D(latitude: box.south + t - width, longitude: box.east) }
+            if t < 2 * width + height { return CLLocationCoordinate2D(latitude: box.north, longitude: box.east - (t - width - height)) }
+            return CLLocationCoordinate2D(latitude: box.north - (t - 2 * width - height), longitude: box.west)
+        }
+        guard let from = onEdge(end), let to = onEdge(start) else { return nil }
+        // The corners passed going from `from` to `to` in one direction (+1 counter-clockwise) or the other.
+        func closing(_ direction: Double) -> [CLLocationCoordinate2D] {
+            var distance = direction > 0 ? to - from : from - to
+            if distance < 0 { distance += perimeter }
+            let corners = [0, width, width + height, 2 * width + height]
+            var steps: [Double] = []
+            for corner in corners {
+                var offset = direction > 0 ? corner - from : from - corner
+                if offset <= 0 { offset += perimeter }
+                if offset < distance { steps.append(offset) }
+            }
+            return [point(at: from)] + steps.sorted().map { point(at: from + direction * $0) } + [point(at: to), start]
+        }
+        let candidates = [line + closing(1), line + closing(-1)].map { PlaceGeometry(shape: .rings, parts: [$0]) }
+        let centres = relation.members.filter { $0.type == .node && ($0.role == "admin_centre" || $0.role == "label") }
+            .compactMap { location($0.ref) }.map { CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude) }
+        func area(_ ring: [CLLocationCoordinate2D]) -> Double {
+            var sum = 0.0
+            for (a, b) in zip(ring, ring.dropFirst() + [ring[0]]) { sum += a.longitude * b.latitude - b.longitude * a.latitude }
+            return abs(sum) / 2
+        }
+        let chosen = centres.isEmpty ? nil : candidates.first { ring in centres.allSatisfy(ring.contains) }
+        let geometry = chosen ?? candidates.min { area($0.parts[0]) < area($1.parts[0]) }!
+        let ring = geometry.parts[0]
+        let mapRing = ring.map(MKMapPoint.init)
+        let bounds = MKMapRect(boundingPoints: mapRing)
+        let precision = max(bounds.width, bounds.height) / 50
+        guard precision > 0, let label = labelPoint(polygon: [mapRing], precision: precision) else { return nil }
+        return (label.coordinate, bounds, geometry)
     }
 
     /// Writes the streets and interpolated addresses, the fallback localities, and finishes the file.

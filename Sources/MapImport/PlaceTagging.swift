@@ -103,8 +103,33 @@ enum PlaceTagging {
         "landuse=forest": 0.1, "natural=heath": 0.05, "natural=rock": 0.1, "natural=stone": 0.1, "mountain_pass=yes": 0.3,
     ]
 
+    /// `key` → the values that make a place without a name (``namelessCategories``; "*" for any value).
+    static let namelessValues: [String: Set<String>] = {
+        var result: [String: Set<String>] = [:]
+        for (tag, category) in categories where namelessCategories.contains(category) {
+            let parts = tag.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { continue }
+            result[parts[0], default: []].insert(parts[1])
+        }
+        return result
+    }()
+
+    /// Whether an element with these tags may be a place at all: it has a name or a house
+    /// number, or a tag of a category indexed without a name. Most tagged elements (unnamed
+    /// buildings, land use, roads) fail this in one pass over their few tags, before
+    /// ``classify(_:isLine:)`` looks up some forty keys.
+    static func mayBePlace(_ tags: OSMTags) -> Bool {
+        for (key, value) in tags {
+            if key == "name" || key == "addr:housenumber" { return true }
+            if let values = namelessValues[key], values.contains(value) || values.contains("*") { return true }
+        }
+        return false
+    }
+
     /// How an element with these tags should be indexed; nil when it is not a place.
     static func classify(_ tags: OSMTags, isLine: Bool) -> Classification? {
+        guard mayBePlace(tags) else { return nil }
+        let tags = PlaceTags(tags)
         let name = tags.value(for: "name")
         if let place = tags.value(for: "place"), name != nil {
             if let importance = localityPlaces[place] {
@@ -224,4 +249,16 @@ enum PlaceTagging {
         default: return nil
         }
     }
+}
+
+/// An element's tags by key, for the many lookups of ``PlaceTagging/classify(_:isLine:)`` (the
+/// first value wins where a key repeats, as with `OSMTags.value(for:)`).
+struct PlaceTags {
+    private let values: [String: String]
+
+    init(_ tags: OSMTags) {
+        values = Dictionary(tags.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func value(for key: String) -> String? { values[key] }
 }

@@ -21,7 +21,7 @@ extension PlaceIndex {
             // Addresses: distance 0 inside a building's box, else to its point.
             let near = Box(around: coordinate, meters: Self.reverseAddressRadius + 10)
             var addresses: [(Int64, Double)] = []
-            for row in try Row.fetchAll(db, sql: """
+            for row in try cachedRows(db, sql: """
                 SELECT p.rowid, p.lat, p.lon, r.min_lon, r.max_lon, r.min_lat, r.max_lat FROM place_rtree r
                 JOIN places p ON p.rowid = r.id
                 WHERE r.max_lon >= ? AND r.min_lon <= ? AND r.max_lat >= ? AND r.min_lat <= ? AND p.kind = 'address'
@@ -37,7 +37,7 @@ extension PlaceIndex {
             if matches.count + addresses.count < limit || addresses.isEmpty {
                 let around = Box(around: coordinate, meters: Self.reverseStreetRadius)
                 var streets: [(Int64, Double)] = []
-                for row in try Row.fetchAll(db, sql: """
+                for row in try cachedRows(db, sql: """
                     SELECT p.rowid, p.lat, p.lon, g.shape, g.data FROM place_rtree r
                     JOIN places p ON p.rowid = r.id LEFT JOIN place_geometry g ON g.rowid = p.rowid
                     WHERE r.max_lon >= ? AND r.min_lon <= ? AND r.max_lat >= ? AND r.min_lat <= ? AND p.kind = 'street'
@@ -70,7 +70,7 @@ extension PlaceIndex {
     func containingAreas(_ db: Database, _ coordinate: CLLocationCoordinate2D) throws -> [PlaceMatch] {
         var areas: [(id: String, field: PlaceAddressField, name: String, countryCode: String?, timeZone: String?)] = []
         var covered = Set<Int>()
-        for row in try Row.fetchAll(db, sql: """
+        for row in try cachedRows(db, sql: """
             SELECT a.id, a.field, a.name, a.country_code, a.time_zone, a.fallback, a.data FROM area_rtree r JOIN areas a ON a.rowid = r.id
             WHERE r.max_lon >= ? AND r.min_lon <= ? AND r.max_lat >= ? AND r.min_lat <= ? ORDER BY a.fallback, a.box_area
             """, arguments: [coordinate.longitude, coordinate.longitude, coordinate.latitude, coordinate.latitude]) {
@@ -97,12 +97,11 @@ extension PlaceIndex {
             if timeZone == nil { timeZone = area.timeZone }
         }
         if address.country == nil, let code = address.countryCode { address.country = countryNames[code] }
-        let decoder = JSONDecoder()
         var matches: [PlaceMatch] = []
         for (rank, area) in areas.enumerated() where area.field != .postalCode {
             var record: PlaceRecord
-            if let data = try Data.fetchOne(db, sql: "SELECT record FROM places WHERE id = ?", arguments: [area.id]),
-               let stored = try? decoder.decode(PlaceRecord.self, from: data) {
+            if let data = try Data.fetchOne(db.cachedStatement(sql: "SELECT record FROM places WHERE id = ?"), arguments: [area.id]),
+               let stored = try? PlaceRecordCodec.decode(data) {
                 record = stored
             } else {
                 record = PlaceRecord(id: area.id, kind: area.field == .locality || area.field == .subLocality ? .locality : .administrativeArea,

@@ -16,14 +16,16 @@ struct Candidate {
     var text: Double
     var score: Double = 0
 
+    /// A row selecting ``PlaceIndex/candidateColumns`` first, read by position (GRDB's lookup by
+    /// name lower-cases the name for every value read).
     init(row: Row) {
-        rowid = row["rowid"]
-        kind = PlaceKind(rawValue: row["kind"]) ?? .pointOfInterest
-        category = row["category"]
-        osmClass = row["osm_class"]
-        importance = row["importance"]
-        coordinate = CLLocationCoordinate2D(latitude: row["lat"], longitude: row["lon"])
-        names = row["names"]
+        rowid = row[0]
+        kind = PlaceKind(rawValue: row[1]) ?? .pointOfInterest
+        category = row[2]
+        osmClass = row[3]
+        importance = row[4]
+        coordinate = CLLocationCoordinate2D(latitude: row[5], longitude: row[6])
+        names = row[7]
         text = 0
     }
 }
@@ -85,7 +87,8 @@ extension PlaceIndex {
                     subtitleHighlights: Highlighter.ranges(in: subtitle, words: parsed.rawSubject + (parsed.anchor ?? []), prefixLast: true),
                     record: record, queryText: nil))
             }
-            return Array(suggestions.prefix(query.limit + (includeQuerySuggestions ? 2 : 0)))
+            // (A limit of Int.max must not overflow.)
+            return Array(suggestions.prefix(min(query.limit, 100_000) + (includeQuerySuggestions ? 2 : 0)))
         }
     }
 
@@ -113,12 +116,14 @@ extension PlaceIndex {
         var region = query.region.map(Box.init)
         var required = query.regionIsRequired
         var subject = parsed
+        var anchorArea: PlaceGeometry? = nil
         if let anchorWords = parsed.anchor {
             if let anchor = try resolveAnchor(db, words: anchorWords) {
                 if required, let existing = region, !(existing.contains(anchor.coordinate)) {
                     return []
                 }
                 region = anchor.box
+                anchorArea = anchor.area
                 required = true
             } else if let whole = ParsedQuery(query.text, splitAnchor: false) {
                 subject = whole
@@ -129,8 +134,8 @@ extension PlaceIndex {
         func merge(_ list: [Candidate]) {
             for c in list where candidates[c.rowid].map({ $0.text < c.text }) ?? true { candidates[c.rowid] = c }
         }
-        if let meaning = CategoryWords.meaning(of: subject.rawSubject) ?? CategoryWords.meaning(of: subject.subject),
-           kinds?.contains(.pointOfInterest) ?? true || kinds?.contains(.physicalFeature) ?? false {
+        let meaning = CategoryWords.meaning(of: subject.rawSubject) ?? CategoryWords.meaning(of: subject.subject)
+        if let meaning, kinds?.contains(.pointOfInterest) ?? true || kinds?.contains(.physicalFeature) ?? false {
             merge(try categoryCandidates(db, meaning: meaning, region: region, required: required, kinds: kinds))
         }
         merge(try textCandidates(db, parsed: subject, prefixLast: prefixLast, region: region, required: required, kinds: kinds))
@@ -146,6 +151,8 @@ extension PlaceIndex {
             list.removeAll { $0.category.map { query.excludedCategories.contains($0) } ?? false }
         }
         if required, let region { list.removeAll { !region.contains($0.coordinate) } }
+        // Inside the anchor's outline, or on its edge (the shop across the boundary street).
+        if let anchorArea { list.removeAll { !anchorArea.contains($0.coordinate) && anchorArea.distance(to: $0.coordinate) > 150 } }
         let reach = max(500, region?.halfDiagonalMeters ?? 0)
         let center = region.map { CLLocationCoordinate2D(latitude: ($0.south + $0.north) / 2, longitude: ($0.west + $0.east) / 2) }
         for index in list.indices {
@@ -155,12 +162,31 @@ extension PlaceIndex {
                 let words = c.names.split(separator: "|").map { $0.split(separator: " ") }
                 if words.contains(where: { $0.first.map(String.init) == number }) { score += 20 }
             }
+            // A category word asks for the category: the car-sharing spot "Triesen VP Bank" or the
+            // hotel "Beach Plaza" only has the word in its name.
+            if let meaning, !(c.category.map(meaning.categories.contains) ?? false), !(c.osmClass.map(meaning.osmClasses.contains) ?? false) {
+                score -= 15
+            }
             if let center {
                 let d = haversineMeters(center, c.coordinate)
                 score += (c.text < 0.71 && c.category != nil ? 60 : 25) * reach / (reach + d)
             }
             c.score = score
             list[index] = c
+        }
+        // A point of interest named after the town or street it is in (the station "Nendeln", the
+        // car park "Städtle") comes after that town or street when both match the name exactly:
+        // the bare name means the place, as in Apple Maps and Nominatim.
+        var placeScores: [Substring: Double] = [:]
+        for c in list where c.text >= 0.95 && (c.kind == .locality || c.kind == .administrativeArea || c.kind == .street) {
+            let key = c.names.prefix { $0 != "|" }
+            placeScores[key] = max(placeScores[key] ?? -.infinity, c.score)
+        }
+        if !placeScores.isEmpty {
+            for index in list.indices where list[index].kind == .pointOfInterest && list[index].text >= 0.95 {
+                let key = list[index].names.prefix { $0 != "|" }
+                if let placeScore = placeScores[key], list[index].score >= placeScore { list[index].score = placeScore - 0.01 }
+            }
         }
         list.sort { $0.score != $1.score ? $0.score > $1.score : $0.rowid < $1.rowid }
         return list
@@ -178,7 +204,7 @@ extension PlaceIndex {
     }
 
     /// The place an "in Y"/"near Y" clause names, as a box to look in: localities and areas first.
-    func resolveAnchor(_ db: Database, words: [String]) throws -> (coordinate: CLLocationCoordinate2D, box: Box)? {
+    func resolveAnchor(_ db: Database, words: [String]) throws -> (coordinate: CLLocationCoordinate2D, box: Box, area: PlaceGeometry?)? {
         let parsed = ParsedQuery(subject: words, rawSubject: words)
         var best = try textCandidates(db, parsed: parsed, prefixLast: false, region: nil, required: false,
                                       kinds: [.locality, .administrativeArea, .postalCode])
@@ -187,8 +213,8 @@ extension PlaceIndex {
         }
         guard let top = best.max(by: { ($0.text + 0.15 * $0.importance, -$0.rowid) < ($1.text + 0.15 * $1.importance, -$1.rowid) }),
               top.text >= 0.7 else { return nil }
-        let box = try Row.fetchOne(db, sql: "SELECT min_lon, max_lon, min_lat, max_lat FROM place_rtree WHERE id = ?",
-                                   arguments: [top.rowid])
+        let box = try cachedRows(db, sql: "SELECT min_lon, max_lon, min_lat, max_lat FROM place_rtree WHERE id = ?",
+                                   arguments: [top.rowid]).first
         var result = Box(around: top.coordinate, meters: 2_000)
         if let box {
             let b = Box(west: box["min_lon"], south: box["min_lat"], east: box["max_lon"], north: box["max_lat"])
@@ -198,7 +224,13 @@ extension PlaceIndex {
                 result = Box(west: b.west - mx, south: b.south - my, east: b.east + mx, north: b.north + my)
             }
         }
-        return (top.coordinate, result)
+        // A municipality's box can take in half its neighbour ("bank in Triesen" finding one in
+        // Balzers): where the anchor is an area with a boundary, its outline decides.
+        let area = try cachedRows(db, sql: "SELECT a.data FROM areas a JOIN places p ON p.id = a.id WHERE p.rowid = ? ORDER BY a.fallback LIMIT 1",
+                                  arguments: [top.rowid]).first.flatMap { row -> PlaceGeometry? in
+            PlaceGeometry(shape: .rings, encoded: row[0])
+        }
+        return (top.coordinate, result, area)
     }
 
     func kindClause(_ kinds: Set<PlaceKind>?) -> String {
@@ -229,11 +261,11 @@ extension PlaceIndex {
         var rows: [Row] = []
         if let region {
             let (clause, boxArguments) = boxClause(region)
-            rows = try Row.fetchAll(db, sql: base + clause + " ORDER BY p.importance DESC LIMIT \(Self.candidateLimit)",
+            rows = try cachedRows(db, sql: base + clause + " ORDER BY p.importance DESC LIMIT \(Self.candidateLimit)",
                                     arguments: arguments + boxArguments)
         }
         if !required, rows.count < 10 {
-            rows += try Row.fetchAll(db, sql: base + " ORDER BY p.importance DESC LIMIT \(Self.candidateLimit)", arguments: arguments)
+            rows += try cachedRows(db, sql: base + " ORDER BY p.importance DESC LIMIT \(Self.candidateLimit)", arguments: arguments)
         }
         return rows.map { row in
             var c = Candidate(row: row)
@@ -252,11 +284,19 @@ extension PlaceIndex {
             var changed = false
             for (offset, word) in words.enumerated() {
                 let prefix = prefixLast && offset == words.count - 1
-                guard word.count >= 3, !ParsedQuery.isHouseNumber(word), !TextFolding.stopWords.contains(word),
-                      try !termExists(db, word, prefix: prefix) else { continue }
-                let corrections = try self.corrections(db, word, prefix: prefix)
-                guard !corrections.isEmpty else { return [] }
-                alternatives[word] = corrections
+                guard word.count >= 3, !ParsedQuery.isHouseNumber(word), !TextFolding.stopWords.contains(word) else { continue }
+                if try termExists(db, word, prefix: prefix) {
+                    // A misspelling can be a word of some other name ("Carol", "Lichtenstein"):
+                    // then it stays an option beside its neighbours one edit away.
+                    guard word.count >= 4 else { continue }
+                    let neighbours = try self.corrections(db, word, prefix: prefix, excludingExact: true)
+                    guard !neighbours.isEmpty else { continue }
+                    alternatives[word] = [word] + neighbours
+                } else {
+                    let corrections = try self.corrections(db, word, prefix: prefix)
+                    guard !corrections.isEmpty else { return [] }
+                    alternatives[word] = corrections
+                }
                 changed = true
             }
             guard changed else { return [] }
@@ -271,18 +311,18 @@ extension PlaceIndex {
         }
         var rows: [Row] = []
         if let region {
-            rows = try Row.fetchAll(db, sql: matches(5_000) + " AND p.lat BETWEEN ? AND ? AND p.lon BETWEEN ? AND ? ORDER BY f.ord LIMIT \(Self.candidateLimit)",
+            rows = try cachedRows(db, sql: matches(5_000) + " AND p.lat BETWEEN ? AND ? AND p.lon BETWEEN ? AND ? ORDER BY f.ord LIMIT \(Self.candidateLimit)",
                                     arguments: [expression, region.south, region.north, region.west, region.east])
         }
         if !required {
-            rows += try Row.fetchAll(db, sql: matches(kinds == nil ? Self.candidateLimit : 2_000) + " ORDER BY f.ord LIMIT \(Self.candidateLimit)",
+            rows += try cachedRows(db, sql: matches(kinds == nil ? Self.candidateLimit : 2_000) + " ORDER BY f.ord LIMIT \(Self.candidateLimit)",
                                      arguments: [expression])
         }
         if !corrected {
             // Exact names, which the importance order above may not reach when many places share the words.
             let keys = Set([parsed.subject.joined(separator: " "), parsed.numberFirstSubject.joined(separator: " ")])
             for key in keys {
-                rows += try Row.fetchAll(db, sql: "SELECT \(Self.candidateColumns) FROM places p WHERE p.key = ?" + kindClause(kinds)
+                rows += try cachedRows(db, sql: "SELECT \(Self.candidateColumns) FROM places p WHERE p.key = ?" + kindClause(kinds)
                                          + " ORDER BY p.importance DESC LIMIT 50", arguments: [key])
             }
         }
@@ -296,16 +336,17 @@ extension PlaceIndex {
 
     func termExists(_ db: Database, _ word: String, prefix: Bool) throws -> Bool {
         if prefix {
-            return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place_terms WHERE term >= ? AND term < ?)",
+            return try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM place_terms WHERE term >= ? AND term < ?)"),
                                      arguments: [word, word + "\u{10FFFF}"]) ?? false
         }
-        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM place_terms WHERE term = ?)", arguments: [word]) ?? false
+        return try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM place_terms WHERE term = ?)"), arguments: [word]) ?? false
     }
 
     /// Indexed words within one edit of `word` (two when it is 8 letters or longer); for a
     /// prefix, words whose beginning is. Candidates share the first letter or, for a typo in the
-    /// first letter, the second; at most 6, the most frequent first.
-    func corrections(_ db: Database, _ word: String, prefix: Bool) throws -> [String] {
+    /// first letter, the second; at most 6, the most frequent first. `excludingExact` leaves out
+    /// `word` itself (and, for a prefix, the words it begins).
+    func corrections(_ db: Database, _ word: String, prefix: Bool, excludingExact: Bool = false) throws -> [String] {
         let scalars = word.unicodeScalars.map(\.value)
         let limit = scalars.count >= 8 ? 2 : 1
         var found: [(term: String, distance: Int, documents: Int)] = []
@@ -313,7 +354,7 @@ extension PlaceIndex {
         if word.count > 3 { starts.append(String(word.dropFirst().prefix(1))) }
         var seen = Set<String>()
         for start in starts {
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try cachedRows(db, sql: """
                 SELECT term, documents FROM place_terms WHERE term >= ? AND term < ?
                   AND length(term) BETWEEN ? AND ? ORDER BY documents DESC LIMIT 20000
                 """, arguments: [start, start + "\u{10FFFF}", scalars.count - limit, prefix ? 1000 : scalars.count + limit])
@@ -323,7 +364,7 @@ extension PlaceIndex {
                 var other = term.unicodeScalars.map(\.value)
                 if prefix, other.count > scalars.count { other = Array(other.prefix(scalars.count)) }
                 let d = editDistance(scalars, other, limit: limit)
-                if d <= limit { found.append((term, d, row["documents"])) }
+                if d <= limit, !(excludingExact && d == 0) { found.append((term, d, row["documents"])) }
             }
         }
         found.sort { ($0.distance, -$0.documents, $0.term) < ($1.distance, -$1.documents, $1.term) }
@@ -339,7 +380,7 @@ enum NameMatch {
         guard !query.isEmpty else { return 0 }
         var best = 0.0
         for name in names.split(separator: "|") {
-            let words = name.split(separator: " ").map(String.init)
+            let words = name.split(separator: " ")
             guard !words.isEmpty else { continue }
             best = max(best, quality(query: query, name: words, prefixLast: prefixLast))
             if best >= 1 { break }
@@ -348,8 +389,8 @@ enum NameMatch {
         return max(best, 0.3)
     }
 
-    static func quality(query: [[String]], name: [String], prefixLast: Bool) -> Double {
-        func matches(_ options: [String], _ word: String, prefix: Bool) -> Bool {
+    static func quality(query: [[String]], name: [Substring], prefixLast: Bool) -> Double {
+        func matches(_ options: [String], _ word: Substring, prefix: Bool) -> Bool {
             options.contains { prefix ? word.hasPrefix($0) : word == $0 }
         }
         let lastIndex = query.count - 1
@@ -359,7 +400,7 @@ enum NameMatch {
             return 1
         }
         let significant = query.enumerated().filter { !TextFolding.stopWords.contains($0.element[0]) || query.count == 1 }
-        let nameSignificant = name.filter { !TextFolding.stopWords.contains($0) }
+        let nameSignificant = name.filter { !TextFolding.stopWords.contains(String($0)) }
         if significant.count == nameSignificant.count,
            zip(significant, nameSignificant).allSatisfy({ matches($0.0.element, $0.1, prefix: prefixLast && $0.0.offset == lastIndex) }) {
             return prefixLast ? 0.97 : 0.95
@@ -369,6 +410,17 @@ enum NameMatch {
         if name.count >= query.count,
            query.enumerated().allSatisfy({ matches($0.element, name[$0.offset], prefix: prefixLast && $0.offset == lastIndex) }) {
             return 0.9 - min(0.1, 0.01 * extra)
+        }
+        // The whole name, then (or after) words of its address, which the full-text match found in
+        // its context: "Dorfstrasse Triesen", "Kirchstrasse Ruggell", "Vaduz Liechtenstein".
+        if name.count < query.count, !nameSignificant.isEmpty {
+            let k = name.count
+            let leading = zip(query.prefix(k), name).allSatisfy { matches($0.0, $0.1, prefix: false) }
+            let trailing = zip(query.suffix(k), name).enumerated().allSatisfy {
+                matches($0.element.0, $0.element.1, prefix: prefixLast && $0.offset == k - 1)
+            }
+            // Just below "every word in the name": a place whose whole name is the query wins.
+            if leading || trailing { return 0.74 }
         }
         // Every significant word somewhere in the name.
         var hits = 0

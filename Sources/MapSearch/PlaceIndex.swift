@@ -92,17 +92,16 @@ public final class PlaceIndex: Sendable {
             let data = try Data.fetchOne(db, sql: "SELECT record FROM places WHERE id = ?", arguments: [id])
                 ?? Data.fetchOne(db, sql: "SELECT p.record FROM place_ids a JOIN places p ON p.rowid = a.place WHERE a.alt = ?",
                                  arguments: [id])
-            return try data.map { try JSONDecoder().decode(PlaceRecord.self, from: $0) }
+            return try data.map { data throws(PlaceIndexError) in try PlaceRecordCodec.decode(data) }
         }
     }
 
     func records(_ db: Database, rowids: [Int64]) throws -> [Int64: PlaceRecord] {
         guard !rowids.isEmpty else { return [:] }
-        let decoder = JSONDecoder()
         var result: [Int64: PlaceRecord] = [:]
         let list = rowids.map(String.init).joined(separator: ",")
         for row in try Row.fetchAll(db, sql: "SELECT rowid, record FROM places WHERE rowid IN (\(list))") {
-            result[row["rowid"]] = try decoder.decode(PlaceRecord.self, from: row["record"] as Data)
+            result[row["rowid"]] = try PlaceRecordCodec.decode(row["record"] as Data)
         }
         return result
     }
@@ -133,7 +132,7 @@ public final class PlaceIndex: Sendable {
             sql += " AND p.kind IN ('pointOfInterest', 'physicalFeature')"
             let center = region.center
             var rows: [(Int64, Double)] = []
-            for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+            for row in try cachedRows(db, sql: sql, arguments: arguments) {
                 let c = CLLocationCoordinate2D(latitude: row["lat"], longitude: row["lon"])
                 let d = haversineMeters(center, c)
                 let importance: Double = row["importance"]
@@ -177,4 +176,11 @@ struct Box {
         haversineMeters(CLLocationCoordinate2D(latitude: south, longitude: west),
                         CLLocationCoordinate2D(latitude: north, longitude: east)) / 2
     }
+}
+
+/// The rows of `sql` through the connection's statement cache. A query runs a handful of
+/// statements whose text repeats from query to query; compiling one (with GRDB's authorizer
+/// callback for every column) cost more than running it against the index.
+func cachedRows(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Row] {
+    try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
 }

@@ -2,22 +2,22 @@ import Foundation
 import GRDB
 import MapGeometry
 
-/// The place index schema (version 1).
+/// The place index schema (version 2; version 1 stored records as JSON).
 ///
-/// - `places`: one row per place; `record` is the ``PlaceRecord`` as JSON, the other columns are
+/// - `places`: one row per place; `record` is the ``PlaceRecord`` (``PlaceRecordCodec``), the other columns are
 ///   what queries filter and rank on without decoding it. `names` holds the folded search names,
 ///   one per `|`-separated entry, for match-quality scoring; `key` the first of them (the exact
 ///   name), so an exact match is found even among thousands of places sharing its words.
 /// - `place_ids`: alternate ids → place rowid.
 /// - `place_fts`: contentless FTS5, rowid = `places.ord` (the place's rank by importance), over pre-folded words (``TextFolding``): `names` (the place's
 ///   names, and for addresses its house number and street) and `context` (its address: street,
-///   localities, areas, country, postal code). Prefix indexes on 2 and 3 characters serve the completer.
+///   localities, areas, country, postal code). Prefix indexes on 1, 2 and 3 characters serve the completer (without one, a prefix query merges the document lists of every word it could start, all the words of the index for one typed letter).
 /// - `place_terms`: every word of `place_fts` with its document count, for typo tolerance.
 /// - `place_rtree`: R*Tree of each place's bounds in degrees (points have zero size).
 /// - `place_geometry`: lines or rings of streets and areas (reverse geocoding).
 /// - `areas` + `area_rtree`: the administrative areas that filled addresses, with their rings.
 enum PlaceSchema {
-    static let version = "1"
+    static let version = "2"
     static let create = """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
         CREATE TABLE places (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
@@ -31,7 +31,7 @@ enum PlaceSchema {
         CREATE VIRTUAL TABLE area_rtree USING rtree(id, min_lon, max_lon, min_lat, max_lat);
         """
     static let createText = """
-        CREATE VIRTUAL TABLE place_fts USING fts5(names, context, content='', prefix='2 3',
+        CREATE VIRTUAL TABLE place_fts USING fts5(names, context, content='', prefix='1 2 3',
             tokenize="unicode61 remove_diacritics 0");
         CREATE TABLE place_terms (term TEXT PRIMARY KEY, documents INTEGER NOT NULL) WITHOUT ROWID;
         """
@@ -50,11 +50,6 @@ public final class PlaceIndexWriter {
     private var finished = false
     /// Records added (duplicates by id are skipped).
     public private(set) var count = 0
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
 
     /// Creates the file, replacing any file at `url`.
     public init(url: URL) throws(PlaceIndexError) {
@@ -111,14 +106,14 @@ public final class PlaceIndexWriter {
                    max(se.longitude, c.longitude), max(nw.latitude, c.latitude))
         }
         do {
-            let json = try encoder.encode(record)
+            let encoded = PlaceRecordCodec.encode(record)
             try write { db in
                 try db.cachedStatement(sql: """
                     INSERT OR IGNORE INTO places (id, kind, category, osm_class, importance, lat, lon, names, key, record)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [record.id, record.kind.rawValue, record.category, record.osmClass,
                                      record.importance.isFinite ? record.importance : 0, c.latitude, c.longitude,
-                                     allNames.joined(separator: "|"), allNames.first ?? "", json])
+                                     allNames.joined(separator: "|"), allNames.first ?? "", encoded])
                 guard db.changesCount > 0 else { return }
                 let rowid = db.lastInsertedRowID
                 count += 1
@@ -179,7 +174,6 @@ public final class PlaceIndexWriter {
                 if inTransaction { try db.execute(sql: "COMMIT"); inTransaction = false }
                 let areas = try AreaLookup(db: db)
                 try db.execute(sql: PlaceSchema.createText)
-                let decoder = JSONDecoder()
                 // Full-text rowids follow importance (`ord`), so a query takes its most important
                 // matches by reading the FTS in rowid order and stopping early, however many match.
                 let order = try Int64.fetchAll(db, sql: "SELECT rowid FROM places ORDER BY importance DESC, rowid")
@@ -194,9 +188,9 @@ public final class PlaceIndexWriter {
                         guard let row = byRowid[rowid] else { continue }
                         position += 1
                         let data: Data = row["record"]
-                        var record = try decoder.decode(PlaceRecord.self, from: data)
+                        var record = try PlaceRecordCodec.decode(data)
                         if areas.fill(&record) {
-                            try db.cachedStatement(sql: "UPDATE places SET record = ?, ord = ? WHERE rowid = ?").execute(arguments: [try encoder.encode(record), position, rowid])
+                            try db.cachedStatement(sql: "UPDATE places SET record = ?, ord = ? WHERE rowid = ?").execute(arguments: [PlaceRecordCodec.encode(record), position, rowid])
                         } else {
                             try db.cachedStatement(sql: "UPDATE places SET ord = ? WHERE rowid = ?").execute(arguments: [position, rowid])
                         }
@@ -290,7 +284,14 @@ struct AreaLookup {
         guard !areas.isEmpty else { return false }
         let before = record
         var covered = Set<Int>()
-        for area in containing(record.coordinate) where area.id != record.id {
+        // An area never lies inside a smaller one: the country's label point falls in some
+        // parish, but Andorra is not "in Encamp".
+        var ownBoxArea = 0.0
+        if record.kind == .locality || record.kind == .administrativeArea, let bounds = record.bounds, !bounds.isNull, !bounds.isEmpty {
+            let nw = MKMapPoint(x: bounds.minX, y: bounds.minY).coordinate, se = MKMapPoint(x: bounds.maxX, y: bounds.maxY).coordinate
+            ownBoxArea = (se.longitude - nw.longitude) * (nw.latitude - se.latitude)
+        }
+        for area in containing(record.coordinate) where area.id != record.id && area.boxArea >= ownBoxArea {
             // An estimated area never overrides what a real boundary says (or deliberately left out).
             if area.isFallback, covered.contains(area.field.rawValue) { continue }
             if !area.isFallback { covered.insert(area.field.rawValue) }

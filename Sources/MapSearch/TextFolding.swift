@@ -12,6 +12,7 @@ public enum TextFolding {
 
     /// The folded words without abbreviation expansion (for highlighting and prefix checks).
     public static func rawTokens(_ text: String) -> [String] {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiTokens(text) }
         var result: [String] = []
         var current = ""
         for scalar in fold(text).unicodeScalars {
@@ -26,9 +27,33 @@ public enum TextFolding {
         return result
     }
 
+    /// ``rawTokens(_:)`` for ASCII text (most names and queries), without Foundation's Unicode
+    /// case mapping and decomposition, which cost more than everything else in building the
+    /// index's names. Same result: ASCII letters and digits are the alphabetic and numeric scalars.
+    private static func asciiTokens(_ text: String) -> [String] {
+        var result: [String] = []
+        var current: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): current.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): current.append(byte + 32)
+            default:
+                if !current.isEmpty {
+                    result.append(String(decoding: current, as: UTF8.self))
+                    current.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        if !current.isEmpty { result.append(String(decoding: current, as: UTF8.self)) }
+        return result
+    }
+
     /// `text` lower-cased with diacritics removed (canonical decomposition, combining marks
     /// dropped) and special letters spelled out; other characters are kept.
     public static func fold(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+        }
         var out = String.UnicodeScalarView()
         for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars {
             switch scalar.properties.generalCategory {
@@ -78,6 +103,9 @@ public enum TextFolding {
         case "street": return ["street", "st"]
         case "saint", "sant", "sankt": return [token, "st"]
         case "dr": return ["dr", "drive", "doctor"]
+        // "Av." is Avenue in French and English, Avinguda in Catalan, Avenida in Spanish: all
+        // three fold to "avenue" and match each other's spellings.
+        case "avenue", "avinguda", "avenida": return ["avenue", "avinguda", "avenida"]
         default: return [token]
         }
     }

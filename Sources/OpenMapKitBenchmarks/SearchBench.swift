@@ -3,7 +3,7 @@ import MapImport
 import MapSearch
 import TestSupport
 
-/// `OpenMapKitBenchmarks search BUNDLE... [--suite NAME] [--runs N] [--json]`: the search figures
+/// `OpenMapKitBenchmarks search BUNDLE... [--suite NAME] [--runs N] [--slowest N] [--json]`: the search figures
 /// `Benchmarks/compare-search.py` reports, in process, over the relevance suite's queries
 /// (Tests/MapSearchTests/Relevance). For each bundle:
 /// - the index: size of `places.sqlite` and the import phase that built it, against the whole import;
@@ -14,12 +14,15 @@ import TestSupport
 ///   warm-up pass, median / p99 / max over all runs;
 /// - completer while typing: every prefix of every text query (1, 2, … characters), with query
 ///   suggestions on, as `MKLocalSearchCompleter` sends them.
+/// `--slowest N` lists the N queries of each kind with the highest median time (what to look at
+/// when a p99 is over its goal).
 /// The suite is the one whose extract name starts the bundle's source file name (andorra for
 /// andorra-x100.osm.pbf) unless `--suite` names it.
 func runSearchBenchmarks(arguments: [String]) throws {
     var bundles: [String] = []
     var suiteName: String?
     var runs = 5
+    var slowest = 0
     var json = false
     var index = 0
     while index < arguments.count {
@@ -31,16 +34,19 @@ func runSearchBenchmarks(arguments: [String]) throws {
         case "--runs" where index + 1 < arguments.count:
             index += 1
             runs = max(1, Int(arguments[index]) ?? runs)
+        case "--slowest" where index + 1 < arguments.count:
+            index += 1
+            slowest = max(0, Int(arguments[index]) ?? 0)
         default: bundles.append(arguments[index])
         }
         index += 1
     }
     guard !bundles.isEmpty else {
-        throw SearchBenchError("usage: OpenMapKitBenchmarks search BUNDLE... [--suite NAME] [--runs N] [--json]")
+        throw SearchBenchError("usage: OpenMapKitBenchmarks search BUNDLE... [--suite NAME] [--runs N] [--slowest N] [--json]")
     }
     var reports: [SearchBenchReport] = []
     for path in bundles {
-        let report = try benchmarkSearch(bundlePath: path, suiteName: suiteName, runs: runs)
+        let report = try benchmarkSearch(bundlePath: path, suiteName: suiteName, runs: runs, slowest: slowest)
         if !json { print(report.text) }
         reports.append(report)
     }
@@ -96,6 +102,8 @@ struct SearchBenchReport: Codable {
     var caseResults: [CaseResult]
     /// Per kind: "search", "geocode", "complete", "reverse", and "complete-typing".
     var latency: [String: LatencyFigures]
+    /// With `--slowest N`: per kind, the N queries with the highest median time ("text (ms)").
+    var slowestQueries: [String: [String]]? = nil
 
     var text: String {
         var lines = ["\(URL(fileURLWithPath: bundle).lastPathComponent) (\(source)), suite \(suite)"]
@@ -109,11 +117,14 @@ struct SearchBenchReport: Codable {
                          + String(format: "%6d queries  median %7.3f ms  p99 %7.3f ms  max %7.3f ms",
                                   figures.count, figures.medianMs, figures.p99Ms, figures.maxMs))
         }
+        for (kind, queries) in (slowestQueries ?? [:]).sorted(by: { $0.key < $1.key }) {
+            lines.append("  slowest \(kind): " + queries.joined(separator: ", "))
+        }
         return lines.joined(separator: "\n")
     }
 }
 
-private func benchmarkSearch(bundlePath: String, suiteName: String?, runs: Int) throws -> SearchBenchReport {
+private func benchmarkSearch(bundlePath: String, suiteName: String?, runs: Int, slowest: Int) throws -> SearchBenchReport {
     let bundle = try MapBundle(url: URL(fileURLWithPath: bundlePath))
     let sourceName = URL(fileURLWithPath: bundle.manifest.source).lastPathComponent
     let folderName = bundle.url.lastPathComponent
@@ -131,11 +142,15 @@ private func benchmarkSearch(bundlePath: String, suiteName: String?, runs: Int) 
     // The warm-up pass doubles as the relevance run.
     let relevance = RelevanceReport(suite: suite, index: index)
     var samples: [String: [Double]] = [:]
+    // Per kind, per query text: its times, for --slowest.
+    var byQuery: [String: [String: [Double]]] = [:]
     for _ in 0..<runs {
         for testCase in suite.cases {
             let start = DispatchTime.now().uptimeNanoseconds
             blackHole(try? testCase.firstResult(in: index, nearSpanDegrees: suite.nearSpanDegrees))
-            samples[testCase.kind.rawValue, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+            samples[testCase.kind.rawValue, default: []].append(ms)
+            byQuery[testCase.kind.rawValue, default: [:]][testCase.query ?? testCase.id, default: []].append(ms)
         }
     }
     // Typing: each prefix of each text query, as a completer sees it keystroke by keystroke.
@@ -149,7 +164,9 @@ private func benchmarkSearch(bundlePath: String, suiteName: String?, runs: Int) 
                 query.text = typed
                 let start = DispatchTime.now().uptimeNanoseconds
                 blackHole(try? index.complete(query, includeQuerySuggestions: true))
-                samples["complete-typing", default: []].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+                samples["complete-typing", default: []].append(ms)
+                byQuery["complete-typing", default: [:]][typed + (query.region == nil ? "" : " (region)"), default: []].append(ms)
             }
         }
     }
@@ -159,5 +176,9 @@ private func benchmarkSearch(bundlePath: String, suiteName: String?, runs: Int) 
         importSeconds: importSeconds, cases: relevance.outcomes.count, hits: relevance.hits, hitRate: relevance.hitRate,
         misses: relevance.outcomes.filter { !$0.hit }.map { "\($0.testCase.id) \($0.testCase.query ?? "reverse"): got \(RelevanceCase.describe($0.first))" },
         caseResults: relevance.outcomes.map { CaseResult(id: $0.testCase.id, first: $0.first?.id, firstName: $0.first?.displayName, hit: $0.hit) },
-        latency: samples.mapValues(LatencyFigures.init(samples:)))
+        latency: samples.mapValues(LatencyFigures.init(samples:)),
+        slowestQueries: slowest == 0 ? nil : byQuery.mapValues { queries in
+            queries.map { ($0.key, LatencyFigures(samples: $0.value).medianMs) }.sorted { $0.1 > $1.1 }.prefix(slowest)
+                .map { "\"\($0.0)\" \(String(format: "%.2f", $0.1))" }
+        })
 }

@@ -112,4 +112,42 @@ final class MonacoSearchTests: XCTestCase {
         }
         XCTAssertFalse(try index().search(PlaceQuery(text: "🎰 casino 🎰")).isEmpty)
     }
+
+    /// The rest of the issue's bad-input list: "near"/"in" with nothing around them, bare FTS5
+    /// operators, numbers longer than any house number, limits out of range, and the largest
+    /// region there is.
+    func testOperatorsLimitsAndEdgesOfTheWorld() throws {
+        for text in ["near", "in", "near near", "casino in", "in monaco", "near me", "*", "-", ":", "AND", "OR NOT", "NEAR(",
+                     "a:b:c", "\"\"\"", "12345678901234567890", "\u{0}in\u{0}monaco", "casino NEAR/3 monte", "casino^2"] {
+            XCTAssertNoThrow(try index().search(PlaceQuery(text: text)), text)
+            XCTAssertNoThrow(try index().complete(PlaceQuery(text: text), includeQuerySuggestions: true), text)
+        }
+        let casino = CLLocationCoordinate2D(latitude: 43.7393, longitude: 7.4278)
+        XCTAssertLessThanOrEqual(try index().reverse(casino, limit: .max).count, 100)
+        XCTAssertTrue(try index().reverse(casino, limit: -1).isEmpty)
+        XCTAssertTrue(try index().reverse(casino, limit: 0).isEmpty)
+        var negative = PlaceQuery(text: "casino")
+        negative.limit = -5
+        XCTAssertTrue(try index().search(negative).isEmpty)
+        XCTAssertTrue(try index().complete(negative, includeQuerySuggestions: true).isEmpty)
+        var everything = PlaceQuery(text: "rue")
+        everything.limit = .max
+        XCTAssertFalse(try index().search(everything).isEmpty)
+        XCTAssertFalse(try index().complete(everything, includeQuerySuggestions: true).isEmpty)
+        let world = MKCoordinateRegion(center: CLLocationCoordinate2D(latitude: 0, longitude: 0),
+                                       span: MKCoordinateSpan(latitudeDelta: 180, longitudeDelta: 360))
+        XCTAssertFalse(try index().search(PlaceQuery(text: "casino", region: world)).isEmpty)
+        XCTAssertTrue(try index().pointsOfInterest(in: world, includedCategories: nil, excludedCategories: [], limit: -1).isEmpty)
+        XCTAssertLessThanOrEqual(try index().pointsOfInterest(in: world, includedCategories: nil, excludedCategories: [], limit: .max).count,
+                                 10_000)
+        for pole in [CLLocationCoordinate2D(latitude: 90, longitude: 180), CLLocationCoordinate2D(latitude: -90, longitude: -180)] {
+            XCTAssertTrue(try index().reverse(pole).isEmpty, "\(pole)")
+        }
+        for bad in [CLLocationCoordinate2D(latitude: .infinity, longitude: 0), CLLocationCoordinate2D(latitude: 0, longitude: -.nan),
+                    CLLocationCoordinate2D(latitude: 0, longitude: 180.000001)] {
+            XCTAssertThrowsError(try index().reverse(bad)) {
+                guard case .invalidQuery = $0 as? PlaceIndexError else { return XCTFail("\($0)") }
+            }
+        }
+    }
 }

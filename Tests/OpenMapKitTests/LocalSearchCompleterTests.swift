@@ -120,6 +120,26 @@ final class LocalSearchCompleterTests: XCTestCase {
         XCTAssertEqual(recorder.recorded.count, count, "a cancelled completion is not delivered")
     }
 
+    /// FTS5 and SQL syntax, control characters and a huge fragment reach the delegate as results
+    /// or as an empty list, never as an error: what a user types is text to look for.
+    func testHostileFragmentsAreText() throws {
+        let recorder = Recorder()
+        let completer = try makeCompleter(recorder)
+        completer.debounceInterval = 0
+        for fragment in ["\"", "casino\" OR \"", "NEAR(", "NEAR(casino monte, 2)", "*", "cas*", "AND", "- casino", "name:casino",
+                         "'; DROP TABLE places; --", "\u{0}\u{1}\u{7F}", "\u{202E}onisac", "🎰"] {
+            type([fragment], into: completer, recorder: recorder)
+            let last = try XCTUnwrap(recorder.recorded.last)
+            XCTAssertNil(last.error, "\(fragment): \(String(describing: last.error))")
+            XCTAssertNotNil(last.results, fragment)
+        }
+        // A fragment longer than any query is a typed error naming the limit.
+        type([String(repeating: "casino ", count: 20_000)], into: completer, recorder: recorder)
+        let failure = try XCTUnwrap(recorder.recorded.last?.error as? MKError)
+        XCTAssertEqual(failure.code, .placemarkNotFound)
+        XCTAssertTrue(failure.localizedDescription.contains("characters"), failure.localizedDescription)
+    }
+
     /// Runs async work from a synchronous test (these tests wait on expectations).
     func awaitResult<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         let box = AsyncResultBox<T>(), done = expectation(description: "async work")

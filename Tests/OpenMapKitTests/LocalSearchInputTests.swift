@@ -112,6 +112,8 @@ final class LocalSearchInputTests: XCTestCase {
             (MKLocalPointsOfInterestRequest(center: center, radius: -5), "radius"),
             (MKLocalPointsOfInterestRequest(center: center, radius: 0), "radius"),
             (MKLocalPointsOfInterestRequest(center: center, radius: .nan), "radius"),
+            (MKLocalPointsOfInterestRequest(center: center, radius: .infinity), "radius"),
+            (MKLocalPointsOfInterestRequest(center: center, radius: -.infinity), "radius"),
             (MKLocalPointsOfInterestRequest(center: CLLocationCoordinate2D(latitude: .nan, longitude: .nan), radius: 100), "centre"),
             (MKLocalPointsOfInterestRequest(center: CLLocationCoordinate2D(latitude: 0, longitude: 200), radius: 100), "centre"),
             (MKLocalPointsOfInterestRequest(coordinateRegion: MKCoordinateRegion(center: center, span: MKCoordinateSpan())), "span"),
@@ -119,6 +121,10 @@ final class LocalSearchInputTests: XCTestCase {
         for (request, word) in bad {
             await assertFails(MKLocalSearch(request: request, dataSource: source), mentioning: [word])
         }
+        // A finite radius far beyond MapKit's maximum is cut to it: an answer, not a crash or an overflowed region.
+        let huge = MKLocalPointsOfInterestRequest(center: center, radius: 1e300)
+        let items = try await MKLocalSearch(request: huge, dataSource: source).start().mapItems
+        XCTAssertFalse(items.isEmpty)
         let excluding = MKLocalPointsOfInterestRequest(center: center, radius: 100)
         excluding.pointOfInterestFilter = .excludingAll
         await assertFails(MKLocalSearch(request: excluding, dataSource: source), mentioning: ["excludes every category"])
