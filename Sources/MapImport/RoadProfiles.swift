@@ -276,12 +276,18 @@ public enum RoadProfiles {
         let highway = tags.value(for: "highway") ?? (isFerry ? "ferry" : "road")
         let junction = tags.value(for: "junction")
         let toll = tags.value(for: "toll") ?? ""
+        let service = tags.value(for: "service") ?? ""
+        // Ways into car parks and garages: guidance does not count them as exits.
+        let isMinorService = highway == "service" && (["parking_aisle", "driveway", "drive-through", "parking", "garage", "garages"].contains(service)
+            || tags.value(for: "amenity") == "parking" || ["garage", "garages"].contains(tags.value(for: "building") ?? "")
+            || tags.value(for: "parking") != nil)
         return RoadNetwork.WayInfo(name: tags.value(for: "name").flatMap { $0.isEmpty ? nil : $0 },
                                    ref: tags.value(for: "ref").flatMap { $0.isEmpty ? nil : $0 },
                                    roadClass: isFerry ? "ferry" : highway,
                                    isToll: toll == "yes" || toll.hasPrefix("toll:") == false && toll != "no" && !toll.isEmpty,
                                    isMotorway: highway == "motorway" || highway == "motorway_link",
-                                   isRoundabout: junction == "roundabout" || junction == "circular", isFerry: isFerry)
+                                   isRoundabout: junction == "roundabout" || junction == "circular", isFerry: isFerry,
+                                   isMinorService: isMinorService)
     }
 
     /// The modes a restriction relation applies to, honouring restriction:<mode> keys and `except`.

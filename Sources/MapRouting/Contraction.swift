@@ -19,20 +19,63 @@ struct QueueEntry: Comparable {
     static func == (a: QueueEntry, b: QueueEntry) -> Bool { a.key == b.key }
 }
 
-/// The queue of every search here: MapGeometry's heap of (cost, node) entries.
-typealias MinHeap = BinaryHeap<QueueEntry>
+/// The queue of every search here: a binary min-heap of (cost, node) entries, the same algorithm
+/// as MapGeometry's `BinaryHeap` (so entries leave in the same order). That generic heap was used
+/// here before, but in release builds its calls from this module stayed unspecialised: generic
+/// metadata lookups and element copies took half of a contraction's time (perf, Monaco walking).
+struct MinHeap {
+    private var storage: [QueueEntry] = []
 
-extension BinaryHeap where Element == QueueEntry {
-    var minKey: UInt64? { min?.key }
-    mutating func push(_ key: UInt64, _ value: UInt32) { push(QueueEntry(key: key, value: value)) }
-    mutating func pop() -> (key: UInt64, value: UInt32)? { popMin().map { ($0.key, $0.value) } }
+    var isEmpty: Bool { storage.isEmpty }
+    var minKey: UInt64? { storage.first?.key }
+
+    mutating func removeAll() { storage.removeAll(keepingCapacity: true) }
+
+    mutating func push(_ key: UInt64, _ value: UInt32) {
+        let entry = QueueEntry(key: key, value: value)
+        storage.append(entry)
+        var child = storage.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard key < storage[parent].key else { break }
+            storage[child] = storage[parent]
+            child = parent
+        }
+        storage[child] = entry
+    }
+
+    mutating func pop() -> (key: UInt64, value: UInt32)? {
+        guard let last = storage.popLast() else { return nil }
+        guard !storage.isEmpty else { return (last.key, last.value) }
+        let top = storage[0]
+        let count = storage.count
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            guard left < count else { break }
+            let right = left + 1
+            let smaller = right < count && storage[right].key < storage[left].key ? right : left
+            guard storage[smaller].key < last.key else { break }
+            storage[parent] = storage[smaller]
+            parent = smaller
+        }
+        storage[parent] = last
+        return (top.key, top.value)
+    }
 }
 
 extension RoadGraphBuilder {
-    struct Arc { var other: UInt32; var weight: UInt32; var middle: UInt32 }
+    /// An arc while contracting; `hops` counts the turns of the base graph it stands for.
+    struct Arc { var other: UInt32; var weight: UInt32; var middle: UInt32; var hops: UInt32 }
 
-    /// Contracts the turn graph: nodes in order of edge difference plus contracted neighbours
-    /// (lazily updated), with witness searches bounded by `witnessSettleLimit` settled nodes.
+    /// Contracts the turn graph. Node order: a priority of edge quotient (shortcuts added per arc
+    /// removed), original-arc quotient (turns the added shortcuts stand for per turn removed) and
+    /// depth (how many contracted neighbours lie below), checked again when a node leaves the
+    /// queue (a node whose priority rose goes back) and, with `updatesNeighbours`, recomputed for
+    /// a node's neighbours after each contraction.
+    /// Witness searches settle at most `witnessSettleLimit` nodes while estimating a priority and
+    /// `contractionSettleLimit` when the shortcuts are really added: a missed witness only costs
+    /// an extra shortcut, never a wrong route.
     func contract(_ graph: inout Graph, progress: (Double) -> Void) -> ContractedGraph {
         let n = graph.nodeCount
         var outArcs = [[Arc]](repeating: [], count: n)
@@ -48,12 +91,13 @@ extension RoadGraphBuilder {
                     inArcs[v][j].weight = w
                     continue
                 }
-                outArcs[u].append(Arc(other: UInt32(v), weight: w, middle: .max))
-                inArcs[v].append(Arc(other: UInt32(u), weight: w, middle: .max))
+                outArcs[u].append(Arc(other: UInt32(v), weight: w, middle: .max, hops: 1))
+                inArcs[v].append(Arc(other: UInt32(u), weight: w, middle: .max, hops: 1))
             }
         }
         var contracted = [Bool](repeating: false, count: n)
-        var neighbourCount = [Int32](repeating: 0, count: n)
+        var depth = [UInt32](repeating: 0, count: n)
+        var contractedNeighbours = [UInt32](repeating: 0, count: n)
         var result = ContractedGraph()
         var forward = [[Arc]](repeating: [], count: n)
         var backward = [[Arc]](repeating: [], count: n)
@@ -62,10 +106,9 @@ extension RoadGraphBuilder {
         var distance = [UInt32](repeating: .max, count: n)
         var touched: [Int] = []
         var heap = MinHeap()
-        let settleLimit = witnessSettleLimit
 
         /// Shortest distances from `source` without passing `avoid`, up to `bound`.
-        func witness(from source: Int, avoid: Int, bound: UInt32) {
+        func witness(from source: Int, avoid: Int, bound: UInt32, limit: Int) {
             for t in touched { distance[t] = .max }
             touched.removeAll(keepingCapacity: true)
             heap.removeAll()
@@ -78,8 +121,8 @@ extension RoadGraphBuilder {
                 if UInt32(key) > distance[u] { continue }
                 if UInt32(key) > bound { break }
                 settled += 1
-                if settled > settleLimit { break }
-                for arc in outArcs[u] where Int(arc.other) != avoid && !contracted[Int(arc.other)] {
+                if settled > limit { break }
+                for arc in outArcs[u] where Int(arc.other) != avoid {
                     let d = UInt32(key) &+ arc.weight
                     let v = Int(arc.other)
                     if d < distance[v] {
@@ -91,45 +134,58 @@ extension RoadGraphBuilder {
             }
         }
 
-        /// The shortcuts contracting `v` needs now.
-        func shortcuts(of v: Int, into list: inout [(UInt32, UInt32, UInt32)]) {
+        /// The shortcuts contracting `v` needs now, as (from, to, weight, hops).
+        func shortcuts(of v: Int, limit: Int, into list: inout [(UInt32, UInt32, UInt32, UInt32)]) {
             list.removeAll(keepingCapacity: true)
             let outs = outArcs[v]
             guard !outs.isEmpty else { return }
             let maxOut = outs.map(\.weight).max() ?? 0
             for inArc in inArcs[v] {
                 let u = Int(inArc.other)
-                witness(from: u, avoid: v, bound: inArc.weight &+ maxOut)
+                witness(from: u, avoid: v, bound: inArc.weight &+ maxOut, limit: limit)
                 for outArc in outs where outArc.other != inArc.other {
                     let via = inArc.weight &+ outArc.weight
                     if distance[Int(outArc.other)] <= via { continue }
-                    list.append((inArc.other, outArc.other, via))
+                    list.append((inArc.other, outArc.other, via, inArc.hops + outArc.hops))
                 }
             }
         }
 
-        var scratch: [(UInt32, UInt32, UInt32)] = []
-        func priority(_ v: Int) -> Int64 {
-            shortcuts(of: v, into: &scratch)
-            let edgeDifference = scratch.count - outArcs[v].count - inArcs[v].count
-            return Int64(edgeDifference) * 2 + Int64(neighbourCount[v])
+        var scratch: [(UInt32, UInt32, UInt32, UInt32)] = []
+        func key(_ v: Int) -> UInt64 {
+            shortcuts(of: v, limit: witnessSettleLimit, into: &scratch)
+            let removed = outArcs[v].count + inArcs[v].count
+            let removedHops = outArcs[v].reduce(0) { $0 + Int($1.hops) } + inArcs[v].reduce(0) { $0 + Int($1.hops) }
+            let addedHops = scratch.reduce(0) { $0 + Int($1.3) }
+            let w = priorityWeights
+            let priority = w.edgeQuotient * Double(scratch.count) / Double(max(removed, 1))
+                + w.hopQuotient * Double(addedHops) / Double(max(removedHops, 1))
+                + w.depth * Double(depth[v]) + w.edgeDifference * Double(scratch.count - removed)
+                + w.contractedNeighbours * Double(contractedNeighbours[v]) + 1000
+            return UInt64(max(0, priority) * 1024)
         }
-        func key(_ priority: Int64) -> UInt64 { UInt64(bitPattern: priority &+ (1 << 40)) }
 
         var queue = MinHeap()
-        for v in 0..<n { queue.push(key(priority(v)), UInt32(v)) }
+        var currentKey = [UInt64](repeating: 0, count: n)
+        for v in 0..<n {
+            currentKey[v] = key(v)
+            queue.push(currentKey[v], UInt32(v))
+        }
         var done = 0
         var lastReported = 0
-        var adds: [(UInt32, UInt32, UInt32)] = []
+        var adds: [(UInt32, UInt32, UInt32, UInt32)] = []
+        var neighbours: [UInt32] = []
         while let (oldKey, value) = queue.pop() {
             let v = Int(value)
-            if contracted[v] { continue }
-            let current = key(priority(v))
-            if current > oldKey, let next = queue.minKey, current > next {
-                queue.push(current, value)
+            if contracted[v] || oldKey != currentKey[v] { continue }
+            // Lazy update: a node whose priority grew since it was queued waits its turn again.
+            let now = key(v)
+            if now > oldKey, let next = queue.minKey, now > next {
+                currentKey[v] = now
+                queue.push(now, value)
                 continue
             }
-            shortcuts(of: v, into: &adds)
+            shortcuts(of: v, limit: contractionSettleLimit, into: &adds)
             contracted[v] = true
             done += 1
             if done - lastReported > max(n / 100, 1) {
@@ -139,30 +195,42 @@ extension RoadGraphBuilder {
             forward[v] = outArcs[v]
             backward[v] = inArcs[v]
             // Drop v from its neighbours' lists.
-            var neighbours = Set<UInt32>()
+            neighbours.removeAll(keepingCapacity: true)
             for arc in outArcs[v] {
                 inArcs[Int(arc.other)].removeAll { $0.other == value }
-                neighbours.insert(arc.other)
+                neighbours.append(arc.other)
             }
             for arc in inArcs[v] {
                 outArcs[Int(arc.other)].removeAll { $0.other == value }
-                neighbours.insert(arc.other)
+                neighbours.append(arc.other)
             }
             outArcs[v] = []
             inArcs[v] = []
-            for (u, x, w) in adds {
+            for (u, x, w, hops) in adds {
                 if let i = outArcs[Int(u)].firstIndex(where: { $0.other == x }) {
                     guard w < outArcs[Int(u)][i].weight else { continue }
-                    outArcs[Int(u)][i] = Arc(other: x, weight: w, middle: value)
+                    outArcs[Int(u)][i] = Arc(other: x, weight: w, middle: value, hops: hops)
                     let j = inArcs[Int(x)].firstIndex { $0.other == u }!
-                    inArcs[Int(x)][j] = Arc(other: u, weight: w, middle: value)
+                    inArcs[Int(x)][j] = Arc(other: u, weight: w, middle: value, hops: hops)
                 } else {
-                    outArcs[Int(u)].append(Arc(other: x, weight: w, middle: value))
-                    inArcs[Int(x)].append(Arc(other: u, weight: w, middle: value))
+                    outArcs[Int(u)].append(Arc(other: x, weight: w, middle: value, hops: hops))
+                    inArcs[Int(x)].append(Arc(other: u, weight: w, middle: value, hops: hops))
                     result.shortcuts += 1
                 }
             }
-            for u in neighbours { neighbourCount[Int(u)] += 1 }
+            neighbours.sort()
+            var previous = UInt32.max
+            for u in neighbours where u != previous {
+                previous = u
+                depth[Int(u)] = max(depth[Int(u)], depth[v] + 1)
+                contractedNeighbours[Int(u)] += 1
+                guard updatesNeighbours else { continue }
+                let k = key(Int(u))
+                if k != currentKey[Int(u)] {
+                    currentKey[Int(u)] = k
+                    queue.push(k, u)
+                }
+            }
         }
 
         func flatten(_ lists: [[Arc]]) -> ([UInt32], [UInt32]) {

@@ -39,7 +39,8 @@ struct GraphData: @unchecked Sendable {
         guard Array(UnsafeRawBufferPointer(start: base, count: 8)) == GraphFormat.magic else { throw fail("not a road graph file") }
         let version = base.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian
         guard version == GraphFormat.version else {
-            throw fail("graph format version \(version), this build reads version \(GraphFormat.version)")
+            throw RoutingError.incompatibleVersion("\(path) has graph format version \(version), this build reads version "
+                                                  + "\(GraphFormat.version); re-import the bundle with this version of `openmapkit import`")
         }
         let modeIndex = Int(base.loadUnaligned(fromByteOffset: 12, as: UInt32.self).littleEndian)
         guard let mode = TravelMode.allCases.first(where: { $0.index == modeIndex }) else { throw fail("unknown travel mode \(modeIndex)") }
@@ -188,7 +189,7 @@ struct GraphData: @unchecked Sendable {
     // MARK: - Snapping
 
     /// The nearest point on any edge within `maximumSnapDistance`, searching grid rings outwards.
-    func nearest(_ c: CLLocationCoordinate2D) -> Snap? {
+    func nearest(_ c: CLLocationCoordinate2D, accepting accept: ((Int) -> Bool)? = nil) -> Snap? {
         guard edgeCount > 0 else { return nil }
         let metresPerDegree = 111_195.0
         let scale = cos(c.latitude * .pi / 180)
@@ -207,6 +208,7 @@ struct GraphData: @unchecked Sendable {
                     let cell = r * gridColumns + cc
                     for k in Int(gridOffsets[cell])..<Int(gridOffsets[cell + 1]) {
                         let e = Int(gridEntries[2 * k]), s = Int(gridEntries[2 * k + 1])
+                        if let accept, !accept(e) { continue }
                         let start = Int(edges[e * 8 + 2]) + s
                         let ay = Double(geometry[2 * start]) / 1e7, ax = Double(geometry[2 * start + 1]) / 1e7
                         let by = Double(geometry[2 * start + 2]) / 1e7, bx = Double(geometry[2 * start + 3]) / 1e7
@@ -237,5 +239,36 @@ struct GraphData: @unchecked Sendable {
                                              longitude: pa.longitude + (pb.longitude - pa.longitude) * found.t)
         let fraction = e.length > 0 ? min(1, max(0, offset / e.length)) : 0
         return Snap(edge: found.edge, offset: offset, fraction: fraction, point: snapped, distance: found.distance)
+    }
+}
+
+extension GraphData {
+    /// Each edge's weakly connected component (junctions joined by edges open in either
+    /// direction), and each component's edge count.
+    func components() -> (ofEdge: [UInt32], size: [Int]) {
+        var label = [UInt32](repeating: .max, count: junctionCount)
+        var sizes: [Int] = []
+        var stack: [Int] = []
+        for start in 0..<junctionCount where label[start] == .max {
+            let id = UInt32(sizes.count)
+            label[start] = id
+            stack.append(start)
+            var edgesSeen = 0
+            while let j = stack.popLast() {
+                for k in Int(incidentOffsets[j])..<Int(incidentOffsets[j + 1]) {
+                    let code = Int(incident[k])
+                    let e = edge(code >> 1)
+                    let other = code & 1 == 0 ? e.to : e.from
+                    edgesSeen += 1
+                    if label[other] == .max {
+                        label[other] = id
+                        stack.append(other)
+                    }
+                }
+            }
+            sizes.append(edgesSeen / 2)
+        }
+        let ofEdge = (0..<edgeCount).map { label[edge($0).from] }
+        return (ofEdge, sizes)
     }
 }

@@ -35,6 +35,8 @@ enum GraphSection: Int, CaseIterable {
 enum WayFlags {
     static let toll: UInt32 = 1, motorway: UInt32 = 2, roundabout: UInt32 = 4, ferry: UInt32 = 8
     static let hasName: UInt32 = 16, hasRef: UInt32 = 32
+    /// Parking aisles, driveways, garage entrances (guidance leaves them out of exit counts).
+    static let minorService: UInt32 = 64
 }
 
 /// The nearest-road index: a regular latitude/longitude grid whose cells list the edge segments
@@ -122,6 +124,7 @@ enum GraphFileWriter {
             if info.isMotorway { flags |= WayFlags.motorway }
             if info.isRoundabout { flags |= WayFlags.roundabout }
             if info.isFerry { flags |= WayFlags.ferry }
+            if info.isMinorService { flags |= WayFlags.minorService }
             if info.name != nil { flags |= WayFlags.hasName }
             if info.ref != nil { flags |= WayFlags.hasRef }
             infos += [intern(info.name), intern(info.ref), intern(info.roadClass), flags]

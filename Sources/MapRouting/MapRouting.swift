@@ -34,13 +34,18 @@ public struct RouteJunction: Sendable {
     public var arrivedBearing: Double
     /// Per entry of `bearings`: whether this mode may leave the junction that way (oneway, access).
     public var exitAllowed: [Bool]
+    /// Per entry of `bearings`: whether that way is a parking aisle, driveway or garage entrance
+    /// rather than a road (empty when unknown: every way counts).
+    public var exitIsMinor: [Bool]
 
-    public init(coordinateIndex: Int, bearings: [Double], takenBearing: Double, arrivedBearing: Double, exitAllowed: [Bool]) {
+    public init(coordinateIndex: Int, bearings: [Double], takenBearing: Double, arrivedBearing: Double, exitAllowed: [Bool],
+                exitIsMinor: [Bool] = []) {
         self.coordinateIndex = coordinateIndex
         self.bearings = bearings
         self.takenBearing = takenBearing
         self.arrivedBearing = arrivedBearing
         self.exitAllowed = exitAllowed
+        self.exitIsMinor = exitIsMinor
     }
 }
 
@@ -127,14 +132,18 @@ public struct SnappedPoint: Sendable {
 public enum RoutingError: Error, Sendable, CustomStringConvertible {
     /// The bundle has no graph for the mode (or the file is missing).
     case missingGraph(String)
-    /// The graph file is truncated, from another version or otherwise inconsistent.
+    /// The graph file is truncated or otherwise inconsistent.
     case corrupt(String)
+    /// The graph file was written by another version of the graph format (re-import the bundle).
+    case incompatibleVersion(String)
     /// Nothing routable within a few kilometres of a point.
     case noRoadNearby(String)
     /// The points are not connected for this mode (disconnected or forbidden).
     case noRoute(String)
     /// NaN or out-of-range coordinates and the like.
     case invalidInput(String)
+    /// The caller cancelled the query while it ran.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -143,6 +152,8 @@ public enum RoutingError: Error, Sendable, CustomStringConvertible {
         case .noRoadNearby(let message): return "no road nearby: \(message)"
         case .noRoute(let message): return "no route: \(message)"
         case .invalidInput(let message): return "invalid input: \(message)"
+        case .incompatibleVersion(let message): return "road graph from another version: \(message)"
+        case .cancelled: return "the route query was cancelled"
         }
     }
 }

@@ -31,8 +31,11 @@ public final class RoadNetwork {
         public var isMotorway = false
         public var isRoundabout = false
         public var isFerry = false
+        /// A parking aisle, driveway or garage entrance: a way out of a junction that guidance does
+        /// not count as a road (a roundabout's "2nd exit" never means the car park's entrance).
+        public var isMinorService = false
         public init(name: String?, ref: String?, roadClass: String, isToll: Bool = false, isMotorway: Bool = false,
-                    isRoundabout: Bool = false, isFerry: Bool = false) {
+                    isRoundabout: Bool = false, isFerry: Bool = false, isMinorService: Bool = false) {
             self.name = name
             self.ref = ref
             self.roadClass = roadClass
@@ -40,6 +43,7 @@ public final class RoadNetwork {
             self.isMotorway = isMotorway
             self.isRoundabout = isRoundabout
             self.isFerry = isFerry
+            self.isMinorService = isMinorService
         }
     }
 

@@ -9,8 +9,9 @@ extension RouteQuery {
         let e = o >> 1, reversed = o & 1 == 1
         let length = g.edge(e).length
         func along(_ snap: Snap) -> Double { reversed ? length - snap.offset : snap.offset }
-        let from = index == 0 ? along(source) : 0
-        let to = index == path.nodes.count - 1 ? along(target) : length
+        // A route may start (end) on another road of the junction the point was snapped to.
+        let from = index == 0 && e == source.edge ? along(source) : 0
+        let to = index == path.nodes.count - 1 && e == target.edge ? along(target) : length
         return (e, reversed, min(from, to), max(from, to))
     }
 
@@ -113,18 +114,20 @@ extension RouteQuery {
             let j = s.reversed ? edge.from : edge.to
             let ends = Int(g.incidentOffsets[j])..<Int(g.incidentOffsets[j + 1])
             guard ends.count > 2 else { continue }
-            var bearings: [Double] = [], allowed: [Bool] = []
+            var bearings: [Double] = [], allowed: [Bool] = [], minor: [Bool] = []
             for k in ends {
                 let code = Int(g.incident[k])
                 bearings.append(bearing(leaving: code))
                 let other = g.edge(code >> 1)
                 allowed.append((code & 1 == 0 ? other.forwardMs : other.backwardMs) != .max)
+                minor.append(g.flags(ofEdge: code >> 1) & WayFlags.minorService != 0)
             }
             let next = stretch(i + 1, of: found)
             let taken = bearing(leaving: next.edge * 2 + (next.reversed ? 1 : 0))
             let arrived = bearing(leaving: s.edge * 2 + (s.reversed ? 0 : 1))
             segments[segments.count - 1].junctions.append(RouteJunction(coordinateIndex: endIndex, bearings: bearings, takenBearing: taken,
-                                                                        arrivedBearing: arrived, exitAllowed: allowed))
+                                                                        arrivedBearing: arrived, exitAllowed: allowed,
+                                                                        exitIsMinor: minor))
         }
         return RoutePath(coordinates: coordinates, distance: totalDistance, travelTime: totalTime, segments: segments,
                          hasTolls: hasTolls, hasMotorways: hasMotorways, mode: mode)

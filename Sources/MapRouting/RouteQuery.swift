@@ -21,19 +21,32 @@ struct RouteQuery {
     let g: GraphData
     let source: Snap
     let target: Snap
+    /// Polled while searching; once it trips, every search stops and returns nothing.
+    let interruption: Interruption
     /// (graph node, initial cost) where the route may start or end.
     let sources: [(UInt32, Int64)]
     let targets: [(UInt32, Int64)]
     let shift: Int64
 
-    init(g: GraphData, source: Snap, target: Snap) {
+    init(g: GraphData, source: Snap, target: Snap, interruption: Interruption = Interruption()) {
         self.g = g
         self.source = source
         self.target = target
+        self.interruption = interruption
         var sources: [(UInt32, Int64)] = []
         let se = g.edge(source.edge)
         if se.forwardMs != .max { sources.append((UInt32(source.edge * 2), Int64((1 - source.fraction) * Double(se.forwardMs)))) }
         if se.backwardMs != .max { sources.append((UInt32(source.edge * 2 + 1), Int64(source.fraction * Double(se.backwardMs)))) }
+        // A point exactly on a junction may leave by any of its roads: snapping picked one of
+        // them, whose turn restrictions, U-turn rule and turn costs must not bind the start.
+        if let j = Self.junction(at: source, g) {
+            for k in Int(g.incidentOffsets[j])..<Int(g.incidentOffsets[j + 1]) {
+                let code = Int(g.incident[k]), e = g.edge(code >> 1)
+                let weight = code & 1 == 0 ? e.forwardMs : e.backwardMs
+                let node = UInt32((code >> 1) * 2 + (code & 1))
+                if weight != .max, !sources.contains(where: { $0.0 == node }) { sources.append((node, Int64(weight))) }
+            }
+        }
         let te = g.edge(target.edge)
         var after: [(UInt32, Int64)] = []
         let forwardAfter = Int64((1 - target.fraction) * Double(te.forwardMs))
@@ -45,10 +58,28 @@ struct RouteQuery {
             if o & 1 == 0, te.forwardMs != .max { after.append((UInt32(node), forwardAfter)) }
             if o & 1 == 1, te.backwardMs != .max { after.append((UInt32(node), backwardAfter)) }
         }
+        // Likewise a destination on a junction may be reached by any of its roads.
+        if let j = Self.junction(at: target, g) {
+            for k in Int(g.incidentOffsets[j])..<Int(g.incidentOffsets[j + 1]) {
+                let code = Int(g.incident[k]), e = g.edge(code >> 1)
+                // Arriving: the direction of the edge that ends here.
+                let weight = code & 1 == 1 ? e.forwardMs : e.backwardMs
+                let node = UInt32((code >> 1) * 2 + (code & 1 == 1 ? 0 : 1))
+                if weight != .max, !after.contains(where: { $0.0 == node }) { after.append((node, 0)) }
+            }
+        }
         let shift = (after.map(\.1).max() ?? 0)
         self.sources = sources
         self.targets = after.map { ($0.0, shift - $0.1) }
         self.shift = shift
+    }
+
+    /// The junction a snapped point lies on (within a few centimetres of its edge's end), if any.
+    static func junction(at snap: Snap, _ g: GraphData) -> Int? {
+        let e = g.edge(snap.edge)
+        if snap.offset <= 0.05 { return e.from }
+        if snap.offset >= e.length - 0.05 { return e.to }
+        return nil
     }
 
     /// Whether meeting at `node` with both initial costs is a real route: on the same edge the
@@ -90,6 +121,7 @@ struct RouteQuery {
         }
         func limit() -> Int64 { best == .max ? .max : Int64(Double(best) * slack) }
         while true {
+            if interruption.poll() { return (forward, backward, .max, nil) }
             let fMin = forward.heap.minKey.map { Int64($0) } ?? .max
             let bMin = backward.heap.minKey.map { Int64($0) } ?? .max
             // Backward keys less the shift, and forward keys, are each a lower bound of any route
@@ -207,6 +239,7 @@ struct RouteQuery {
         let targetCost = Dictionary(targets, uniquingKeysWith: min)
         var best = Int64.max, meeting: UInt32? = nil
         while let (key, node) = heap.pop() {
+            if interruption.poll() { return nil }
             let d = Int64(key)
             if d > distance[node]! { continue }
             // A node's key is the cost to its edge's end; the target may lie up to `shift` before it.
@@ -260,7 +293,7 @@ struct RouteQuery {
         var acceptedEdges = [lengths(best)]
         var penalized = Set(acceptedEdges[0].keys)
         var results: [FoundPath] = []
-        for _ in 0..<(count * 3) where results.count < count {
+        for _ in 0..<(count * 3) where results.count < count && !interruption.tripped {
             guard let candidate = dijkstra(avoiding: 0, penalized: penalized, factor: 2) else { break }
             let edges = lengths(candidate)
             penalized.formUnion(edges.keys)
@@ -277,5 +310,21 @@ struct RouteQuery {
             results.append(candidate)
         }
         return results
+    }
+}
+
+/// Lets a caller stop a running query: ``poll()`` is cheap enough for every step of a search and
+/// asks `isCancelled` only every 256th time.
+final class Interruption {
+    private let isCancelled: () -> Bool
+    private var count: UInt32 = 0
+    private(set) var tripped = false
+
+    init(_ isCancelled: @escaping () -> Bool = { false }) { self.isCancelled = isCancelled }
+
+    @inline(__always) func poll() -> Bool {
+        count &+= 1
+        if count & 255 == 1 && !tripped && isCancelled() { tripped = true }
+        return tripped
     }
 }

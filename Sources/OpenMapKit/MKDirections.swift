@@ -326,6 +326,13 @@ open class MKRoute: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// The route, steps included, for a path found on a graph opened outside a bundle: the
+    /// routing benchmark times exactly what ``MKDirections/calculate()`` builds, without the
+    /// thread hop of the request.
+    package static func make(path: RoutePath, destination: CLLocationCoordinate2D) -> MKRoute {
+        MKRoute(path: path, destination: destination, extraNotices: [])
+    }
+
     /// One instruction and the stretch of road it covers (MapKit's `MKRoute.Step`).
     open class Step: NSObject, @unchecked Sendable {
         /// The stretch's shape.
@@ -414,7 +421,7 @@ enum DirectionsEngine {
     }
 
     static func directions(_ request: RequestValues, dataSource: MapDataSource?,
-                           isCancelled: @Sendable () -> Bool) throws -> MKDirections.Response {
+                           isCancelled: @escaping @Sendable () -> Bool) throws -> MKDirections.Response {
         let mode = try mode(for: request.transportType)
         let (source, destination) = try endpoints(request)
         let from = source.placemark.coordinate, to = destination.placemark.coordinate
@@ -423,7 +430,7 @@ enum DirectionsEngine {
         options.avoidMotorways = request.highwayPreference == .avoid
         options.alternatives = request.requestsAlternateRoutes ? maximumRoutes - 1 : 0
         let paths = try onGraph(mode, dataSource: dataSource, isCancelled: isCancelled) { graph throws(RoutingError) in
-            try graph.route(from: from, to: to, options: options)
+            try graph.route(from: from, to: to, options: options, isCancelled: isCancelled)
         }
         if isCancelled() { throw CancellationError() }
         let routes = paths.prefix(request.requestsAlternateRoutes ? maximumRoutes : 1).map { path in
@@ -433,7 +440,8 @@ enum DirectionsEngine {
         return MKDirections.Response(source: source, destination: destination, routes: Array(routes))
     }
 
-    static func eta(_ request: RequestValues, dataSource: MapDataSource?, isCancelled: @Sendable () -> Bool) throws -> MKDirections.ETAResponse {
+    static func eta(_ request: RequestValues, dataSource: MapDataSource?,
+                    isCancelled: @escaping @Sendable () -> Bool) throws -> MKDirections.ETAResponse {
         let mode = try mode(for: request.transportType)
         let (source, destination) = try endpoints(request)
         let from = source.placemark.coordinate, to = destination.placemark.coordinate
@@ -444,12 +452,12 @@ enum DirectionsEngine {
         // The fast path knows no preferences; with one, the full query answers.
         let (distance, time) = try onGraph(mode, dataSource: dataSource, isCancelled: isCancelled) { graph throws(RoutingError) in
             if options.avoidTolls || options.avoidMotorways {
-                guard let best = try graph.route(from: from, to: to, options: options).first else {
+                guard let best = try graph.route(from: from, to: to, options: options, isCancelled: isCancelled).first else {
                     throw RoutingError.noRoute("no route between \(describe(from)) and \(describe(to))")
                 }
                 return (best.distance, best.travelTime)
             }
-            return try graph.travelTime(from: from, to: to)
+            return try graph.travelTime(from: from, to: to, isCancelled: isCancelled)
         }
         if isCancelled() { throw CancellationError() }
         let departure: Date
@@ -489,12 +497,19 @@ enum DirectionsEngine {
             do throws(RoutingError) {
                 return try query(try RoadGraphCache.graph(bundle, mode))
             } catch {
+                // A cancelled query is not a failure of this bundle: stop at once.
+                if case .cancelled = error { throw CancellationError() }
                 failures.append((bundle, error))
             }
         }
         // The most telling failure: a bundle that had a graph and said why it found no route
         // says more than one without a graph.
-        guard let (bundle, error) = failures.first(where: { if case .missingGraph = $0.1 { false } else if case .corrupt = $0.1 { false } else { true } })
+        guard let (bundle, error) = failures.first(where: {
+            switch $0.1 {
+            case .missingGraph, .corrupt, .incompatibleVersion: false
+            default: true
+            }
+        })
             ?? failures.first else { throw MKError(.serverFailure, reason: "the map data source has no bundles") }
         throw mkError(error, bundle: bundle, mode: mode)
     }
@@ -508,9 +523,14 @@ enum DirectionsEngine {
         case .corrupt(let message):
             return MKError(.serverFailure, reason: "the \(mode.rawValue) road graph of \(bundle.url.lastPathComponent) is unreadable "
                            + "(\(message)); re-import the bundle")
+        case .incompatibleVersion(let message):
+            return MKError(.serverFailure, reason: "the \(mode.rawValue) road graph of \(bundle.url.lastPathComponent) is from another "
+                           + "version of OpenMapKit (\(message))")
         case .noRoadNearby(let message), .noRoute(let message), .invalidInput(let message):
             _ = message
             return MKError(.directionsNotFound, reason: "\(error)")
+        case .cancelled:
+            return MKError(.unknown, reason: "the directions request was cancelled")
         }
     }
 }

@@ -104,10 +104,14 @@ enum RouteGuidance {
                     break
                 }
                 let exitIndex = segments[m].coordinateRange.lowerBound
+                // Car park aisles and driveways off the roundabout are no exits to count, unless
+                // the route itself leaves by one.
+                let exitJunction = segments[m - 1].junctions.last { $0.coordinateIndex == exitIndex }
+                let leavesByMinorWay = exitJunction.map(takesMinorWay) ?? false
                 var exits = 1
                 for segment in segments[(i + 1)..<m] {
                     for passed in segment.junctions where passed.coordinateIndex != exitIndex {
-                        exits += otherExits(passed).count
+                        exits += otherExits(passed, includingMinor: leavesByMinorWay).count
                     }
                 }
                 let onto = displayName(segments[m]).map { " onto \($0)" } ?? ""
@@ -188,15 +192,25 @@ enum RouteGuidance {
 
     /// The bearings by which the traveller could have left `junction` but did not (allowed for
     /// the mode, neither the way taken nor the way back).
-    static func otherExits(_ junction: RouteJunction) -> [Double] {
+    /// With `includingMinor` false, parking aisles, driveways and garage entrances are left out.
+    static func otherExits(_ junction: RouteJunction, includingMinor: Bool = true) -> [Double] {
         guard !junction.bearings.isEmpty else { return [] }
         // On a U-turn the way taken and the way back share a bearing: they still count as two.
         let back = nearestIndex(junction.bearings, to: junction.arrivedBearing, excluding: nil)
         let taken = nearestIndex(junction.bearings, to: junction.takenBearing, excluding: back)
         return junction.bearings.indices.compactMap { k in
             guard k != taken, k != back, k < junction.exitAllowed.count, junction.exitAllowed[k] else { return nil }
+            if !includingMinor, k < junction.exitIsMinor.count, junction.exitIsMinor[k] { return nil }
             return junction.bearings[k]
         }
+    }
+
+    /// Whether the way the route leaves `junction` by is a parking aisle, driveway or garage entrance.
+    static func takesMinorWay(_ junction: RouteJunction) -> Bool {
+        let back = nearestIndex(junction.bearings, to: junction.arrivedBearing, excluding: nil)
+        guard let taken = nearestIndex(junction.bearings, to: junction.takenBearing, excluding: back),
+              taken < junction.exitIsMinor.count else { return false }
+        return junction.exitIsMinor[taken]
     }
 
     private static func nearestIndex(_ bearings: [Double], to bearing: Double, excluding: Int?) -> Int? {
@@ -324,12 +338,23 @@ enum RouteGuidance {
     static func cumulativeLengths(_ c: [CLLocationCoordinate2D], total: Double) -> [Double] {
         var along = [0.0]
         along.reserveCapacity(c.count)
-        for k in c.indices.dropFirst() { along.append(along[k - 1] + distance(c[k - 1], c[k])) }
+        // Haversine, not the geodesic: the lengths are rescaled to the graph's total anyway, and
+        // one geodesic inverse per shape point cost more than the route query itself.
+        for k in c.indices.dropFirst() { along.append(along[k - 1] + haversine(c[k - 1], c[k])) }
         if let length = along.last, length > 0, total.isFinite, total > 0 {
             let scale = total / length
             along = along.map { $0 * scale }
         }
         return along
+    }
+
+    /// Great-circle metres on the mean Earth radius (within 0.5% of the geodesic).
+    static func haversine(_ a: CLLocationCoordinate2D, _ b: CLLocationCoordinate2D) -> Double {
+        let rad = Double.pi / 180
+        let dphi = (b.latitude - a.latitude) * rad, dl = (b.longitude - a.longitude) * rad
+        let h = sin(dphi / 2) * sin(dphi / 2) + cos(a.latitude * rad) * cos(b.latitude * rad) * sin(dl / 2) * sin(dl / 2)
+        let d = 2 * 6_371_008.8 * asin(min(1, sqrt(h)))
+        return d.isFinite ? d : 0
     }
 
     static func distance(_ a: CLLocationCoordinate2D, _ b: CLLocationCoordinate2D) -> Double {

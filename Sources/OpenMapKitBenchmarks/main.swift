@@ -6,6 +6,7 @@ let verbs: [String: ([String]) throws -> Void] = [
     "render": runRenderBenchmarks(arguments:),
     "search": runSearchBenchmarks(arguments:),
     "roadgraph": runRoadGraphBenchmarks(arguments:),
+    "routebuild": runRouteBuildBenchmark(arguments:), "routepairs": runRoutePairsBenchmark(arguments:),
 ]
 if CommandLine.arguments.count > 1, let verb = verbs[CommandLine.arguments[1]] {
     do { try verb(Array(CommandLine.arguments.dropFirst(2))) } catch {

@@ -79,13 +79,14 @@ final class MonacoRoutingTests: XCTestCase {
         XCTAssertGreaterThan(checked, 3, "found too few straight oneway edges to check")
     }
 
-    /// The contraction hierarchy finds exactly the costs a plain Dijkstra over the turn graph finds.
+    /// The contraction hierarchy finds exactly the costs a plain Dijkstra over the turn graph finds,
+    /// for 200 random pairs per mode (whatever node order and witness limits the build used).
     func testHierarchyMatchesDijkstra() throws {
         for mode in TravelMode.allCases {
             let graph = try graph(mode)
             var random = SplitMix64(seed: 42)
             var compared = 0
-            for _ in 0..<60 {
+            for _ in 0..<200 {
                 let from = CLLocationCoordinate2D(latitude: 43.725 + Double(random.next() % 1000) / 1000 * 0.02,
                                                   longitude: 7.410 + Double(random.next() % 1000) / 1000 * 0.03)
                 let to = CLLocationCoordinate2D(latitude: 43.725 + Double(random.next() % 1000) / 1000 * 0.02,
@@ -97,7 +98,7 @@ final class MonacoRoutingTests: XCTestCase {
                 XCTAssertEqual(ch?.cost, plain?.cost, "\(mode) \(from) → \(to)")
                 if ch != nil { compared += 1 }
             }
-            XCTAssertGreaterThan(compared, 20, "\(mode): too few connected pairs")
+            XCTAssertGreaterThan(compared, 80, "\(mode): too few connected pairs")
         }
     }
 
@@ -146,8 +147,8 @@ final class MonacoRoutingTests: XCTestCase {
         }
         var version = data
         version[8] = 99
-        guard case .corrupt(let message) = open(version) else { return XCTFail("other version opened") }
-        XCTAssertTrue(message.contains("version"), message)
+        guard case .incompatibleVersion(let message) = open(version) else { return XCTFail("other version opened") }
+        XCTAssertTrue(message.contains("version 99") && message.contains("re-import"), message)
         // Random bytes over the arcs: the open must catch them or the graph must stay usable.
         var random = SplitMix64(seed: 7)
         for _ in 0..<20 {

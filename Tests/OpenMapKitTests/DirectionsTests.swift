@@ -263,6 +263,64 @@ final class DirectionsTests: XCTestCase {
         }
     }
 
+    /// A graph file written by another version of the format, and a bundle with graphs for some
+    /// modes only: `serverFailure` naming the cause; the modes that have data still route.
+    func testGraphFromAnotherVersionAndAModeWithoutData() async throws {
+        let monaco = try SampleBundle.monaco()
+        let manifestData = try Data(contentsOf: monaco.appendingPathComponent("manifest.json"))
+        guard var manifest = try JSONSerialization.jsonObject(with: manifestData) as? [String: Any],
+              var roads = manifest["roads"] as? [String: String], let tiles = manifest["tiles"] as? String else { return XCTFail("manifest") }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("directions-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bundle = folder.appendingPathComponent("mixed.omk")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: bundle.appendingPathComponent(tiles), withDestinationURL: monaco.appendingPathComponent(tiles))
+        // Walking: the real file with another format version in its header. Cycling: none.
+        let walking = try XCTUnwrap(roads["walking"]), automobile = try XCTUnwrap(roads["automobile"])
+        var data = try Data(contentsOf: monaco.appendingPathComponent(walking))
+        data[8] = 0xEE
+        try data.write(to: bundle.appendingPathComponent(walking))
+        try FileManager.default.createSymbolicLink(at: bundle.appendingPathComponent(automobile),
+                                                   withDestinationURL: monaco.appendingPathComponent(automobile))
+        roads.removeValue(forKey: "cycling")
+        manifest["roads"] = roads
+        try JSONSerialization.data(withJSONObject: manifest).write(to: bundle.appendingPathComponent("manifest.json"))
+        let source = try MapDataSource(bundleURL: bundle)
+        func failure(_ type: MKDirectionsTransportType) async -> MKError? {
+            do {
+                _ = try await MKDirections(request: request(Self.palace, Self.casino, type), dataSource: source).calculate()
+                return nil
+            } catch {
+                return error as? MKError
+            }
+        }
+        let version = await failure(.walking)
+        XCTAssertEqual(version?.code, .serverFailure)
+        XCTAssertTrue(version?.localizedDescription.contains("another version") ?? false, "\(String(describing: version))")
+        XCTAssertTrue(version?.localizedDescription.contains("re-import") ?? false, "\(String(describing: version))")
+        let cycling = await failure(.cycling)
+        XCTAssertEqual(cycling?.code, .serverFailure)
+        XCTAssertTrue(cycling?.localizedDescription.contains("cycling") ?? false, "\(String(describing: cycling))")
+        let car = try await MKDirections(request: request(Self.palace, Self.casino), dataSource: source).calculate()
+        XCTAssertEqual(car.routes.count, 1)
+    }
+
+    /// `cancel()` on a running completion-handler calculation: the handler gets CancellationError.
+    func testCancelStopsARunningCalculation() throws {
+        let walk = request(Self.fontvieille, Self.larvotto, .walking)
+        walk.requestsAlternateRoutes = true
+        let directions = try directions(walk)
+        let done = expectation(description: "cancelled")
+        directions.calculate { response, error in
+            XCTAssertNil(response)
+            XCTAssertTrue(error is CancellationError, "\(String(describing: error))")
+            done.fulfill()
+        }
+        directions.cancel()
+        wait(for: [done], timeout: 60)
+        XCTAssertFalse(directions.isCalculating)
+    }
+
     /// The README's example runs as shown (through the default data source) and is still shown.
     func testReadmeExampleRuns() async throws {
         MapDataSource.default = try MonacoBundle.dataSource()

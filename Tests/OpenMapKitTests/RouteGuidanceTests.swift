@@ -31,19 +31,22 @@ private struct PathBuilder {
 
     /// A junction at the current end point, arriving by the last leg and leaving on `heading`,
     /// with other roads leaving on `others` (`allowed` says which of them the mode may take).
-    private func junction(leaving heading: Double, others: [Double], allowed: [Bool]?) -> RouteJunction {
+    private func junction(leaving heading: Double, others: [Double], allowed: [Bool]?, minor: [Bool]? = nil,
+                          takenIsMinor: Bool = false) -> RouteJunction {
         let back = (headings[headings.count - 1] + 180).truncatingRemainder(dividingBy: 360)
         return RouteJunction(coordinateIndex: coordinates.count - 1, bearings: [back, heading] + others,
                              takenBearing: heading, arrivedBearing: back,
-                             exitAllowed: [true, true] + (allowed ?? others.map { _ in true }))
+                             exitAllowed: [true, true] + (allowed ?? others.map { _ in true }),
+                             exitIsMinor: [false, takenIsMinor] + (minor ?? others.map { _ in false }))
     }
 
     /// A new road: a new segment starting at the current end.
     mutating func road(_ name: String?, heading: Double, metres: Double, roadClass: String = "residential",
                        others: [Double] = [], allowed: [Bool]? = nil, roundabout: Bool = false, ferry: Bool = false,
-                       toll: Bool = false, ref: String? = nil) {
+                       toll: Bool = false, ref: String? = nil, minor: [Bool]? = nil, isMinor: Bool = false) {
         if !segments.isEmpty {
-            segments[segments.count - 1].junctions.append(junction(leaving: heading, others: others, allowed: allowed))
+            segments[segments.count - 1].junctions.append(junction(leaving: heading, others: others, allowed: allowed,
+                                                                   minor: minor, takenIsMinor: isMinor))
         }
         let start = coordinates.count - 1
         addLeg(heading: heading, metres: metres)
@@ -168,6 +171,22 @@ final class RouteGuidanceTests: XCTestCase {
                                               "At the roundabout, take the 2nd exit onto Boulevard Albert Ier",
                                               "Arrive at the destination"])
         assertChains(b.path)
+
+        // Parking aisles and garage entrances off the roundabout are passed, not counted…
+        var parking = PathBuilder()
+        parking.road("Avenue d'Ostende", heading: 0, metres: 150)
+        parking.road(nil, heading: 60, metres: 20, others: [0, 100], allowed: [false, true], roundabout: true, minor: [false, true])
+        parking.road(nil, heading: 120, metres: 20, others: [80, 150], allowed: [true, true], roundabout: true, minor: [false, true])
+        parking.road(nil, heading: 200, metres: 20, others: [], allowed: [], roundabout: true)
+        parking.road("Boulevard Albert Ier", heading: 250, metres: 100)
+        XCTAssertEqual(instructions(parking.path)[2], "At the roundabout, take the 2nd exit onto Boulevard Albert Ier")
+        // …unless the route leaves by one: then every way out counts, as the driver sees them.
+        var intoGarage = PathBuilder()
+        intoGarage.road("Avenue d'Ostende", heading: 0, metres: 150)
+        intoGarage.road(nil, heading: 60, metres: 20, others: [0], allowed: [false], roundabout: true)
+        intoGarage.road(nil, heading: 120, metres: 20, others: [100], allowed: [true], roundabout: true, minor: [true])
+        intoGarage.road(nil, heading: 200, metres: 30, roadClass: "service", isMinor: true)
+        XCTAssertEqual(instructions(intoGarage.path)[2], "At the roundabout, take the 2nd exit")
 
         // Ending on the roundabout.
         var ends = PathBuilder()
