@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
     ],
     targets: [
         // Coordinates, WGS84 geodesics, spherical Mercator, regions, camera and tile math.
@@ -81,7 +82,9 @@ let package = Package(
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapImport", "TestSupport"]),
         .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit", "TestSupport"]),
         .testTarget(name: "MapServerTests", dependencies: ["MapServer", "TestSupport",
-                                                          .product(name: "HummingbirdTesting", package: "hummingbird")]),
+                                                          .product(name: "HummingbirdTesting", package: "hummingbird"),
+                                                          .product(name: "HTTPTypes", package: "swift-http-types")],
+                    exclude: ["Browser"]),
         // Runs the built `openmapkit` binary as a user would.
         .testTarget(name: "CommandLineTests", dependencies: ["openmapkit", "TestSupport"]),
     ],

@@ -94,7 +94,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch {
             let apiError = APIError(error)
-            if apiError.status.code >= 500 {
+            // Shedding load (503) is the pool working as designed, not a fault worth an error line.
+            if apiError.status.code >= 500, apiError.status != .serviceUnavailable {
                 context.logger.error("\(request.method) \(request.uri.path): \(apiError.message)")
             }
             return try apiError.response(from: request, context: context)

@@ -1,8 +1,384 @@
+import Crypto
+import Foundation
 import Hummingbird
+import NIOCore
+import OpenMapKit
 
-/// (Being written: see the issue on the map server.)
+/// The Apple Maps Server API under `/v1`: geocode, reverse geocode, search (with pagination),
+/// autocomplete, directions, ETAs, place lookups and the token exchange — the same parameters and
+/// JSON bodies as `maps-api.apple.com`, so an existing client works by changing its base URL.
+///
+/// Every endpoint is answered by OpenMapKit's public MapKit API (`MKGeocodingRequest`,
+/// `MKLocalSearch`, `MKLocalSearchCompleter`, `MKDirections`, …) over the data source of the
+/// request's `region` (an OpenMapKit addition; all regions without it), taken from one registry
+/// snapshot per request.
+///
+/// Nothing found is answered as Apple does: search, geocoding and autocomplete return 200 with
+/// empty results; directions and ETAs with no route return 404; an unknown place id 404.
 struct MapsAPIRoutes {
     let server: MapServer
 
-    func register(on router: Router<ServerContext>) {}
+    /// Results per page when a search asks for pagination.
+    static let pageSize = 10
+    /// The most results a search finds (and pages through).
+    static let maximumSearchResults = 100
+    /// Results of a search without pagination (MapKit's default limit).
+    static let unpaginatedResults = 25
+    /// Completions per autocomplete request.
+    static let autocompleteResults = 10
+    /// The most ids one `/v1/place?ids=` request looks up.
+    static let maximumPlaceIDs = 50
+
+    func register(on router: Router<ServerContext>) {
+        router.get("/v1/geocode") { request, _ in try await geocode(request) }
+        router.get("/v1/reverseGeocode") { request, _ in try await reverseGeocode(request) }
+        router.get("/v1/search") { request, _ in try await search(request) }
+        router.get("/v1/searchAutocomplete") { request, _ in try await autocomplete(request) }
+        router.get("/v1/directions") { request, _ in try await MapsAPIDirections(server: server).directions(request) }
+        router.get("/v1/etas") { request, _ in try await MapsAPIDirections(server: server).etas(request) }
+        router.get("/v1/place/alternateIds") { request, _ in try await alternateIDs(request) }
+        router.get("/v1/place/{id}") { request, context in try await place(request, id: context.parameters.get("id") ?? "") }
+        router.get("/v1/place") { request, _ in try await places(request) }
+        router.get("/v1/token") { _, context in token(context) }
+    }
+
+    // MARK: - Geocoding
+
+    private func geocode(_ request: Request) async throws -> Response {
+        let query = try QueryParameters(request)
+        let text = try query.searchText("q")
+        let parameters = try SearchParameters(query)
+        let source = try server.regions.snapshot.source(named: query["region"])
+        guard let geocoder = MKGeocodingRequest(addressString: text) else { return try Self.json(APIPlaceResults(results: [])) }
+        geocoder.dataSource = source
+        geocoder.preferredLocale = parameters.locale
+        if let region = parameters.region { geocoder.region = region }
+        let items = try await Self.foundOrEmpty { try await geocoder.mapItems }
+        return try Self.json(APIPlaceResults(results: items.filter(parameters.allows).map(APIPlace.init)))
+    }
+
+    private func reverseGeocode(_ request: Request) async throws -> Response {
+        let query = try QueryParameters(request)
+        guard let coordinate = try query.coordinate("loc") else { throw APIError.badRequest("parameter loc is required") }
+        let locale = try SearchParameters.language(query)
+        let source = try server.regions.snapshot.source(named: query["region"])
+        guard let reverse = MKReverseGeocodingRequest(location: CLLocation(latitude: coordinate.latitude, longitude: coordinate.longitude)) else {
+            throw APIError.badRequest("parameter loc is not a valid coordinate")
+        }
+        reverse.dataSource = source
+        reverse.preferredLocale = locale
+        let items = try await Self.foundOrEmpty { try await reverse.mapItems }
+        return try Self.json(APIPlaceResults(results: items.map(APIPlace.init)))
+    }
+
+    // MARK: - Search
+
+    private func search(_ request: Request) async throws -> Response {
+        let query = try QueryParameters(request)
+        let text = try query.searchText("q")
+        let parameters = try SearchParameters(query)
+        let source = try server.regions.snapshot.source(named: query["region"])
+        let pageToken = query["pageToken"]
+        let paginated = try query.bool("enablePagination") ?? false || pageToken != nil
+        let chosen = try await completionPlace(query, source: source)
+
+        let search = MKLocalSearch.Request(naturalLanguageQuery: text)
+        if let region = parameters.region { search.region = region }
+        search.regionPriority = parameters.regionPriority
+        search.resultTypes = parameters.searchResultTypes
+        search.pointOfInterestFilter = parameters.pointOfInterestFilter
+        search.addressFilter = parameters.addressFilter
+        search.resultLimit = paginated ? Self.maximumSearchResults : Self.unpaginatedResults
+        // limitToCountries filters afterwards, so ask for more when it is set.
+        if parameters.countries != nil { search.resultLimit = Self.maximumSearchResults * 2 }
+        var items: [MKMapItem] = []
+        var bounding: MKCoordinateRegion?
+        if !search.resultTypes.isEmpty {
+            do {
+                let response = try await MKLocalSearch(request: search, dataSource: source).start()
+                items = response.mapItems
+                bounding = response.boundingRegion
+            } catch let error as MKError where error.code == .placemarkNotFound {
+                items = []
+            }
+        }
+        if let chosen {
+            items.removeAll { $0.identifier != nil && $0.identifier == chosen.identifier }
+            items.insert(chosen, at: 0)
+        }
+        items = items.filter(parameters.allows)
+        if parameters.countries != nil || chosen != nil { bounding = items.isEmpty ? nil : Self.boundingRegion(items) }
+        items = Array(items.prefix(paginated ? Self.maximumSearchResults : Self.unpaginatedResults))
+
+        var response = APISearchResponse(displayMapRegion: bounding.map(APIMapRegion.init), results: items.map(APIPlace.init))
+        if paginated {
+            let digest = Self.digest(of: query)
+            let offset = try pageToken.map { try PageToken.offset(of: $0, digest: digest, total: items.count) } ?? 0
+            let page = Array(items.dropFirst(offset).prefix(Self.pageSize))
+            response.results = page.map(APIPlace.init)
+            let pages = (items.count + Self.pageSize - 1) / Self.pageSize
+            response.paginationInfo = .init(
+                nextPageToken: offset + Self.pageSize < items.count ? PageToken.make(offset: offset + Self.pageSize, digest: digest) : nil,
+                prevPageToken: offset > 0 ? PageToken.make(offset: max(0, offset - Self.pageSize), digest: digest) : nil,
+                totalPageCount: pages, totalResults: items.count)
+        }
+        return try Self.json(response)
+    }
+
+    /// The place a completion URL's `metadata` names, looked up again; nil without metadata or
+    /// when the place is gone from the data (the text search still answers).
+    private func completionPlace(_ query: QueryParameters, source: MapDataSource) async throws -> MKMapItem? {
+        guard let metadata = query["metadata"] else { return nil }
+        guard let id = CompletionMetadata.placeID(from: metadata), let identifier = MKMapItem.Identifier(rawValue: id) else {
+            throw APIError.badRequest("parameter metadata is not valid", details: ["use the completionUrl from /v1/searchAutocomplete unchanged"])
+        }
+        let lookup = MKMapItemRequest(mapItemIdentifier: identifier)
+        lookup.dataSource = source
+        return try? await lookup.mapItem
+    }
+
+    // MARK: - Autocomplete
+
+    private func autocomplete(_ request: Request) async throws -> Response {
+        let query = try QueryParameters(request)
+        let text = try query.searchText("q")
+        let parameters = try SearchParameters(query, allowsQueryType: true)
+        let regionName = query["region"]
+        let source = try server.regions.snapshot.source(named: regionName)
+        let completer = MKLocalSearchCompleter()
+        completer.dataSource = source
+        completer.debounceInterval = 0
+        completer.delegateQueue = DispatchQueue(label: "openmapkit.serve.autocomplete")
+        completer.resultLimit = Self.autocompleteResults
+        completer.resultTypes = parameters.completerResultTypes
+        completer.pointOfInterestFilter = parameters.pointOfInterestFilter
+        completer.addressFilter = parameters.addressFilter
+        completer.regionPriority = parameters.regionPriority
+        if let region = parameters.region { completer.region = region }
+        let completions: [MKLocalSearchCompletion]
+        do {
+            completions = try await CompleterBridge.complete(text, with: completer)
+        } catch let error as MKError where error.code == .placemarkNotFound {
+            completions = []
+        }
+
+        var results: [APIAutocompleteResult] = []
+        for completion in completions {
+            let lines = [completion.title, completion.subtitle].filter { !$0.isEmpty }
+            let search = MKLocalSearch.Request(completion: completion)
+            var url = "/v1/search?q=" + Self.escape(search.naturalLanguageQuery ?? completion.title)
+            var result = APIAutocompleteResult(completionUrl: "", displayLines: lines)
+            if !completion.isQuerySuggestion {
+                // The completion's place, for its location and address and for the URL's metadata.
+                guard let item = try? await MKLocalSearch(request: search, dataSource: source).start().mapItems.first else { continue }
+                guard parameters.allows(item) else { continue }
+                result.location = APILocation(item.placemark.coordinate)
+                result.structuredAddress = APIPlace(item).structuredAddress
+                if let id = item.identifier?.rawValue { url += "&metadata=" + CompletionMetadata.make(placeID: id) }
+            }
+            if let regionName { url += "&region=" + Self.escape(regionName) }
+            result.completionUrl = url
+            results.append(result)
+        }
+        return try Self.json(APIAutocompleteResponse(results: results))
+    }
+
+    // MARK: - Places
+
+    private func lookup(_ id: String, source: MapDataSource) async throws -> MKMapItem? {
+        guard let identifier = MKMapItem.Identifier(rawValue: id) else { return nil }
+        let request = MKMapItemRequest(mapItemIdentifier: identifier)
+        request.dataSource = source
+        do {
+            return try await request.mapItem
+        } catch let error as MKError where error.code == .placemarkNotFound {
+            return nil
+        }
+    }
+
+    /// Whether `id` could name a place: short, printable, no separators.
+    static func isWellFormedPlaceID(_ id: String) -> Bool {
+        !id.isEmpty && id.count <= 64 && id.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.generalCategory != .control && $0 != " " && $0 != "," && $0 != "/" }
+    }
+
+    private func place(_ request: Request, id rawID: String) async throws -> Response {
+        let query = try QueryParameters(request)
+        // `lang` is checked but cannot pick a name here: MKMapItemRequest has no locale, so a
+        // place comes back with its OpenStreetMap `name`.
+        _ = try SearchParameters.language(query)
+        let id = rawID.removingPercentEncoding ?? rawID
+        guard Self.isWellFormedPlaceID(id) else {
+            throw APIError.badRequest("the place id \(QueryParameters.quoted(id)) is malformed", details: ["ids look like n123, w45 or r6"])
+        }
+        let source = try server.regions.snapshot.source(named: query["region"])
+        guard let item = try await lookup(id, source: source) else {
+            throw APIError.notFound("no place with id \(QueryParameters.quoted(id))", details: ["the place may have been removed from the map data"])
+        }
+        return try Self.json(APIPlace(item))
+    }
+
+    private func ids(_ query: QueryParameters) throws -> [String] {
+        guard let ids = try query.list("ids", maximumCount: Self.maximumPlaceIDs) else { throw APIError.badRequest("parameter ids is required") }
+        guard !ids.isEmpty else { throw APIError.badRequest("parameter ids lists no ids") }
+        return ids
+    }
+
+    private func places(_ request: Request) async throws -> Response {
+        let query = try QueryParameters(request)
+        _ = try SearchParameters.language(query)
+        let ids = try ids(query)
+        let source = try server.regions.snapshot.source(named: query["region"])
+        var response = APIPlacesResponse(places: [])
+        var errors: [APIPlacesResponse.PlaceLookupError] = []
+        for id in ids {
+            guard Self.isWellFormedPlaceID(id) else { errors.append(.init(id: id, errorCode: "FAILED_INVALID_ID")); continue }
+            if let item = try await lookup(id, source: source) { response.places.append(APIPlace(item)) }
+            else { errors.append(.init(id: id, errorCode: "FAILED_NOT_FOUND")) }
+        }
+        response.errors = errors.isEmpty ? nil : errors
+        return try Self.json(response)
+    }
+
+    private func alternateIDs(_ request: Request) async throws -> Response {
+        let query = try QueryParameters(request)
+        let ids = try ids(query)
+        let source = try server.regions.snapshot.source(named: query["region"])
+        var response = APIAlternateIDsResponse(results: [])
+        var errors: [APIPlacesResponse.PlaceLookupError] = []
+        for id in ids {
+            guard Self.isWellFormedPlaceID(id) else { errors.append(.init(id: id, errorCode: "FAILED_INVALID_ID")); continue }
+            if let item = try await lookup(id, source: source) {
+                response.results.append(.init(id: id, alternateIds: item.alternateIdentifiers.map(\.rawValue).sorted()))
+            } else {
+                errors.append(.init(id: id, errorCode: "FAILED_NOT_FOUND"))
+            }
+        }
+        response.errors = errors.isEmpty ? nil : errors
+        return try Self.json(response)
+    }
+
+    // MARK: - Token
+
+    /// Apple's token exchange. With keys configured the middleware has already checked that the
+    /// bearer is a key (not a token); without keys the API is open and the token is for the open
+    /// server, so clients that always fetch one keep working.
+    private func token(_ context: ServerContext) -> Response {
+        let identifier = context.apiKey.map { APIKey(key: $0).identifier } ?? "open"
+        let token = APITokenResponse(accessToken: AccessTokens.issue(for: identifier), expiresInSeconds: Int(AccessTokens.lifetime))
+        return (try? Self.json(token)) ?? Response(status: .internalServerError)
+    }
+
+    // MARK: - Helpers
+
+    /// The JSON response for `value` (slashes unescaped, as Apple's completion URLs are).
+    static func json(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The items MapKit found, or none when it says nothing matched (Apple answers 200 with
+    /// empty results for those).
+    static func foundOrEmpty(_ body: () async throws -> [MKMapItem]) async throws -> [MKMapItem] {
+        do {
+            return try await body()
+        } catch let error as MKError where error.code == .placemarkNotFound {
+            return []
+        }
+    }
+
+    /// A query value percent-encoded (only unreserved characters kept).
+    static func escape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    static func boundingRegion(_ items: [MKMapItem]) -> MKCoordinateRegion {
+        let lats = items.map(\.placemark.coordinate.latitude), lons = items.map(\.placemark.coordinate.longitude)
+        let (south, north) = (lats.min() ?? 0, lats.max() ?? 0), (west, east) = (lons.min() ?? 0, lons.max() ?? 0)
+        let center = CLLocationCoordinate2D(latitude: (south + north) / 2, longitude: (west + east) / 2)
+        let minimum = MKCoordinateRegion(center: center, latitudinalMeters: 1000, longitudinalMeters: 1000).span
+        return MKCoordinateRegion(center: center, span: MKCoordinateSpan(latitudeDelta: max((north - south) * 1.2, minimum.latitudeDelta),
+                                                                         longitudeDelta: max((east - west) * 1.2, minimum.longitudeDelta)))
+    }
+
+    /// What identifies a search for its page tokens: every parameter but the paging ones and the key.
+    static func digest(of query: QueryParameters) -> String {
+        let ignored: Set<String> = ["pageToken", "enablePagination", "key", "metadata"]
+        let canonical = query.names.filter { !ignored.contains($0) }.sorted().map { "\($0)=\(query[$0] ?? "")" }.joined(separator: "&")
+        return SHA256.hash(data: Array(canonical.utf8)).prefix(9).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// Page tokens of `/v1/search`: opaque to clients, signed by the server so a token cannot be
+/// altered to reach elsewhere, and bound to the search it came from.
+enum PageToken {
+    static func make(offset: Int, digest: String) -> String {
+        let payload = Base64URL.encode(Array("\(offset).\(digest)".utf8))
+        return payload + "." + AccessTokens.sign(payload)
+    }
+
+    /// The offset a token points at, or a 400 saying what is wrong with it.
+    static func offset(of token: String, digest: String, total: Int) throws -> Int {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, AccessTokens.isValid(signature: parts[1], for: parts[0]),
+              let text = Base64URL.decode(parts[0]).flatMap({ String(bytes: $0, encoding: .utf8) }) else {
+            throw APIError.badRequest("parameter pageToken is not valid",
+                                      details: ["use a nextPageToken or prevPageToken from this server unchanged; tokens do not survive a server restart"])
+        }
+        let fields = text.split(separator: ".")
+        guard fields.count == 2, let offset = Int(fields[0]), offset >= 0 else {
+            throw APIError.badRequest("parameter pageToken is not valid")
+        }
+        guard fields[1] == digest else {
+            throw APIError.badRequest("parameter pageToken belongs to a different search", details: ["send it with the same q and filters as the search that returned it"])
+        }
+        guard offset < max(total, 1) else {
+            throw APIError.badRequest("parameter pageToken points past the last page", details: ["the search now has \(total) results"])
+        }
+        return offset
+    }
+}
+
+/// The `metadata` of a completion URL: the completed place's id, so fetching the URL returns
+/// that place first.
+enum CompletionMetadata {
+    static func make(placeID: String) -> String { Base64URL.encode(Array("place:\(placeID)".utf8)) }
+
+    static func placeID(from metadata: String) -> String? {
+        guard let text = Base64URL.decode(metadata).flatMap({ String(bytes: $0, encoding: .utf8) }), text.hasPrefix("place:") else { return nil }
+        let id = String(text.dropFirst(6))
+        return MapsAPIRoutes.isWellFormedPlaceID(id) ? id : nil
+    }
+}
+
+/// Awaits one completion of an `MKLocalSearchCompleter` (which reports through its delegate).
+final class CompleterBridge: MKLocalSearchCompleterDelegate, @unchecked Sendable {
+    private var continuation: CheckedContinuation<[MKLocalSearchCompletion], any Error>?
+
+    static func complete(_ fragment: String, with completer: MKLocalSearchCompleter) async throws -> [MKLocalSearchCompletion] {
+        let bridge = CompleterBridge()
+        completer.delegate = bridge
+        let completions = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[MKLocalSearchCompletion], any Error>) in
+            // Delegate calls arrive on the completer's serial delegate queue; set the
+            // continuation there too so the two never race.
+            completer.delegateQueue.sync { bridge.continuation = continuation }
+            completer.queryFragment = fragment
+        }
+        withExtendedLifetime((bridge, completer)) {}
+        return completions
+    }
+
+    func completerDidUpdateResults(_ completer: MKLocalSearchCompleter) {
+        continuation?.resume(returning: completer.results)
+        continuation = nil
+    }
+
+    func completer(_ completer: MKLocalSearchCompleter, didFailWithError error: any Error) {
+        continuation?.resume(throwing: error)
+        continuation = nil
+    }
 }

@@ -1,8 +1,338 @@
+import Foundation
 import Hummingbird
+import MapFormats
+import MapGeometry
+import MapImport
+import NIOCore
+import OpenMapKit
 
-/// (Being written: see the issue on the map server.)
+/// Tiles and everything a MapLibre GL client needs to draw them: TileJSON (`/tiles.json`), vector
+/// tiles (`/tiles/{z}/{x}/{y}.mvt`), style documents (`/styles/{style}.json`, listed at
+/// `/styles`), sprites (`/sprites/…`), glyph ranges (`/fonts/{fontstack}/{start}-{end}.pbf`) and
+/// raster tiles drawn by the renderer (`/styles/{style}/{z}/{x}/{y}.png` and `@2x.png`).
+///
+/// Path segments are hostile input like query parameters: each is percent-decoded and checked
+/// before use (no separators, no dot-segments, no control characters, bounded length), and nothing
+/// here reads a file named by a request — styles, sprites and fonts are looked up by name among
+/// the server's own.
 struct TileRoutes {
     let server: MapServer
+    let state: TileRouteState
 
-    func register(on router: Router<ServerContext>) {}
+    init(server: MapServer) {
+        self.server = server
+        self.state = TileRouteState(server: server)
+    }
+
+    func register(on router: Router<ServerContext>) {
+        router.get("/tiles.json") { request, context in try tileJSON(request, context) }
+        router.get("/tiles/:z/:x/:file") { request, context in try vectorTile(request, context) }
+        StyleRoutes(server: server, state: state).register(on: router)
+        RasterTileRoutes(server: server, state: state).register(on: router)
+    }
+
+    // MARK: TileJSON
+
+    private func tileJSON(_ request: Request, _ context: ServerContext) throws -> Response {
+        let query = try QueryParameters(request)
+        let regionName = query["region"]
+        let snapshot = server.regions.snapshot
+        let source = try snapshot.source(named: regionName)
+        let info = try state.metadata(for: source, key: "\(snapshot.generation)|\(regionName ?? "")")
+        let base = TileRequest.baseURL(request, configuration: server.configuration)
+        let suffix = TileRequest.regionQuery(regionName)
+        var document: [String: Any] = [
+            "tilejson": "3.0.0",
+            "name": info.name,
+            "attribution": info.attribution,
+            "scheme": "xyz",
+            "format": "pbf",
+            "minzoom": info.minimumZoom,
+            "maxzoom": info.maximumZoom,
+            "bounds": info.bounds,
+            "center": info.center,
+            "vector_layers": info.vectorLayers,
+            "tiles": ["\(base)/tiles/{z}/{x}/{y}.mvt\(suffix)"],
+        ]
+        if let description = info.description { document["description"] = description }
+        let body = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+        let etag = TileRequest.etag([UInt8](body), generation: snapshot.generation)
+        return TileRequest.respond(request, CachedResponse(body: [UInt8](body), contentType: "application/json", etag: etag),
+                                   cacheControl: TileRequest.documentCacheControl)
+    }
+
+    // MARK: Vector tiles
+
+    private func vectorTile(_ request: Request, _ context: ServerContext) throws -> Response {
+        let address = try TileAddress(context, extensions: ["mvt", "pbf"])
+        let query = try QueryParameters(request)
+        let regionName = query["region"]
+        let snapshot = server.regions.snapshot
+        let source = try snapshot.source(named: regionName)
+        let key = "mvt|\(snapshot.generation)|\(regionName ?? "")|\(address.z)/\(address.x)/\(address.y)"
+        let stored: CachedResponse
+        if let cached = server.cache.value(for: key) {
+            stored = cached
+        } else {
+            // An empty body stands for "no tile here", so sea tiles are answered from the cache too.
+            let bytes = TileID(z: address.z, x: address.x, y: address.y).flatMap { source.vectorTile($0) } ?? []
+            let gzipped = Compression.isGzip(bytes)
+            stored = CachedResponse(body: bytes, contentType: "application/vnd.mapbox-vector-tile",
+                                    etag: TileRequest.etag(bytes, generation: snapshot.generation),
+                                    contentEncoding: gzipped ? "gzip" : nil)
+            server.cache.insert(stored, for: key)
+        }
+        guard !stored.body.isEmpty else {
+            return Response(status: .noContent, headers: [.cacheControl: TileRequest.tileCacheControl])
+        }
+        if stored.contentEncoding == "gzip", !TileRequest.acceptsGzip(request) {
+            // Importer tiles are stored gzipped; a client that cannot take gzip gets them inflated
+            // (a distinct representation, so a distinct entity tag).
+            let inflated: [UInt8]
+            do { inflated = try Compression.inflate(stored.body, container: .gzip, limit: 64 << 20) } catch {
+                throw APIError(.internalServerError, "tile \(address.z)/\(address.x)/\(address.y) is stored corrupt: \(error)")
+            }
+            let plain = CachedResponse(body: inflated, contentType: stored.contentType,
+                                       etag: String(stored.etag.dropLast()) + "-identity\"")
+            return TileRequest.respond(request, plain, cacheControl: TileRequest.tileCacheControl, vary: true)
+        }
+        return TileRequest.respond(request, stored, cacheControl: TileRequest.tileCacheControl, vary: true)
+    }
+}
+
+/// State shared by the tile route groups: TileJSON facts per region generation, warm renderers,
+/// glyph generators.
+final class TileRouteState: @unchecked Sendable {
+    /// What TileJSON says about a source, read once per region generation from the bundles'
+    /// MBTiles metadata.
+    struct Metadata: @unchecked Sendable {
+        var name: String
+        var description: String?
+        var attribution: String
+        var minimumZoom: Int
+        var maximumZoom: Int
+        var bounds: [Double]
+        var center: [Double]
+        var vectorLayers: [Any]
+    }
+
+    private let lock = NSLock()
+    private var metadataByKey: [String: Metadata] = [:]
+    let renderers: WarmRenderers
+    let glyphGenerators = GlyphGeneratorPool()
+
+    init(server: MapServer) {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        // The pool already runs `renderWorkers` tiles at once; each render's bands share what is
+        // left of the cores, so the machine is used fully without oversubscribing it.
+        renderers = WarmRenderers(threadsPerRender: max(1, cores / max(1, server.renderPool.workers)),
+                                  idlePerStyle: server.renderPool.workers)
+    }
+
+    func metadata(for source: MapDataSource, key: String) throws -> Metadata {
+        if let known = lock.withLock({ metadataByKey[key] }) { return known }
+        var names: [String] = [], attribution = "© OpenStreetMap contributors", description: String?
+        var minimumZoom = Int.max, maximumZoom = Int.min
+        var west = 180.0, south = 85.0511, east = -180.0, north = -85.0511
+        var layers: [Any] = []
+        var layerIDs = Set<String>()
+        for bundle in source.bundles {
+            let metadata: [String: String]
+            do { metadata = try bundle.tiles().metadata() } catch {
+                throw APIError(.internalServerError, "cannot read the tile metadata of \(bundle.url.lastPathComponent): \(error)")
+            }
+            names.append(metadata["name"] ?? RegionRegistry.regionName(for: bundle.url))
+            if let text = metadata["attribution"], !text.isEmpty { attribution = text }
+            description = description ?? metadata["description"]
+            minimumZoom = min(minimumZoom, metadata["minzoom"].flatMap { Int($0) } ?? bundle.manifest.minimumZoom)
+            maximumZoom = max(maximumZoom, metadata["maxzoom"].flatMap { Int($0) } ?? bundle.manifest.maximumZoom)
+            let box = (metadata["bounds"] ?? bundle.manifest.bounds ?? "").split(separator: ",").compactMap { Double($0) }
+            if box.count == 4, box.allSatisfy(\.isFinite) {
+                west = min(west, box[0]); south = min(south, box[1]); east = max(east, box[2]); north = max(north, box[3])
+            }
+            if let json = metadata["json"]?.data(using: .utf8),
+               let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
+               let vectorLayers = object["vector_layers"] as? [[String: Any]] {
+                for layer in vectorLayers {
+                    guard let id = layer["id"] as? String, layerIDs.insert(id).inserted else { continue }
+                    layers.append(layer)
+                }
+            }
+        }
+        if west > east || south > north { (west, south, east, north) = (-180, -85.0511, 180, 85.0511) }
+        if minimumZoom > maximumZoom { (minimumZoom, maximumZoom) = (0, 14) }
+        let centerZoom = Double(min(maximumZoom, max(minimumZoom, 12)))
+        let result = Metadata(name: names.joined(separator: " + "), description: description, attribution: attribution,
+                              minimumZoom: minimumZoom, maximumZoom: maximumZoom, bounds: [west, south, east, north],
+                              center: [(west + east) / 2, (south + north) / 2, centerZoom], vectorLayers: layers)
+        lock.withLock {
+            // Old generations' entries are dropped rather than kept forever.
+            if metadataByKey.count > 64 { metadataByKey.removeAll() }
+            metadataByKey[key] = result
+        }
+        return result
+    }
+}
+
+/// A tile address from the path `…/{z}/{x}/{file}` where the file is `{y}.{ext}`, optionally
+/// `{y}@{n}x.{ext}` for raster tiles.
+struct TileAddress: Equatable {
+    var z: Int
+    var x: Int
+    var y: Int
+    /// Device pixels per point: 1, or n for `@nx`.
+    var scale: Int
+    var fileExtension: String
+
+    /// Parses and checks the address: 400 for what is not a tile address at all (non-numbers,
+    /// signs, absurd lengths), 404 for numbers outside the pyramid (z > 24, x or y ≥ 2^z) or an
+    /// extension not in `extensions`.
+    init(_ context: ServerContext, extensions: Set<String>, scales: ClosedRange<Int> = 1...1) throws {
+        let zText = try TileRequest.pathSegment(context, "z")
+        let xText = try TileRequest.pathSegment(context, "x")
+        let file = try TileRequest.pathSegment(context, "file")
+        guard let dot = file.lastIndex(of: ".") else {
+            throw APIError.notFound("\(QueryParameters.quoted(file)) is not a tile file", details: ["expected {y}.\(extensions.sorted().joined(separator: "|"))"])
+        }
+        let ext = String(file[file.index(after: dot)...]).lowercased()
+        guard extensions.contains(ext) else {
+            throw APIError.notFound("tiles here are .\(extensions.sorted().joined(separator: " or ."))", details: ["got \(QueryParameters.quoted(file))"])
+        }
+        var yText = file[..<dot]
+        var scale = 1
+        if let at = yText.firstIndex(of: "@") {
+            let suffix = yText[yText.index(after: at)...]
+            guard suffix.count >= 2, suffix.count <= 3, suffix.last == "x", suffix.dropLast().allSatisfy({ ("0"..."9").contains($0) }),
+                  let n = Int(suffix.dropLast()) else {
+                throw APIError.badRequest("\(QueryParameters.quoted(file)): the scale is written @2x")
+            }
+            guard scales.contains(n), scales.count > 1 else {
+                throw APIError.notFound("scale @\(n)x is not served here", details: ["scales: " + scales.map { "@\($0)x" }.joined(separator: ", ")])
+            }
+            scale = n
+            yText = yText[..<at]
+        }
+        func number(_ text: Substring, _ name: String) throws -> Int {
+            guard !text.isEmpty, text.count <= 9, text.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(text) else {
+                throw APIError.badRequest("tile \(name) must be a non-negative integer", details: ["got \(QueryParameters.quoted(String(text)))"])
+            }
+            return value
+        }
+        z = try number(Substring(zText), "zoom")
+        x = try number(Substring(xText), "column")
+        y = try number(yText, "row")
+        self.scale = scale
+        fileExtension = ext
+        guard z <= TileRequest.maximumZoom else {
+            throw APIError.notFound("zoom \(z) is beyond the deepest tile zoom \(TileRequest.maximumZoom)")
+        }
+        guard x < 1 << z, y < 1 << z else {
+            throw APIError.notFound("\(z)/\(x)/\(y) is outside the tile pyramid", details: ["at zoom \(z), x and y must be below \(1 << z)"])
+        }
+    }
+}
+
+/// Helpers shared by the tile, style, sprite and font routes.
+enum TileRequest {
+    static let maximumZoom = 24
+    /// Tiles are revalidated hourly (with their ETag): bundles can be replaced while serving.
+    static let tileCacheControl = "public, max-age=3600"
+    /// Documents naming this server's address (TileJSON, styles) are short-lived.
+    static let documentCacheControl = "public, max-age=300"
+    /// Sprites and glyphs change only with the software.
+    static let assetCacheControl = "public, max-age=86400"
+    /// The longest path segment accepted.
+    static let maximumSegmentLength = 256
+
+    /// A path parameter, percent-decoded and checked: 400 when it cannot be decoded, is too
+    /// long, or contains a separator, a dot-segment or a control character (including NUL).
+    static func pathSegment(_ context: ServerContext, _ name: String) throws -> String {
+        guard let raw = context.parameters.get(name) else { throw APIError.badRequest("missing path segment \(name)") }
+        guard raw.utf8.count <= maximumSegmentLength * 3 else {
+            throw APIError.badRequest("path segment \(name) is too long", details: ["at most \(maximumSegmentLength) characters"])
+        }
+        guard let decoded = raw.removingPercentEncoding else {
+            throw APIError.badRequest("path segment \(name) is not valid percent-encoded UTF-8", details: ["got \(QueryParameters.quoted(raw))"])
+        }
+        guard decoded.utf8.count <= maximumSegmentLength else {
+            throw APIError.badRequest("path segment \(name) is too long", details: ["at most \(maximumSegmentLength) characters"])
+        }
+        guard !decoded.contains("/"), !decoded.contains("\\"), !decoded.contains(".."),
+              !decoded.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw APIError.badRequest("path segment \(name) contains a separator, a dot-segment or a control character",
+                                      details: ["got \(QueryParameters.quoted(decoded))"])
+        }
+        return decoded
+    }
+
+    /// `scheme://host[:port]` of this server as the client reached it: the request's authority
+    /// (Host header) and `X-Forwarded-Proto` when a proxy says https; the configured address when
+    /// the request names none or names something that is not a host.
+    static func baseURL(_ request: Request, configuration: ServerConfiguration) -> String {
+        let forwarded = header(request, "x-forwarded-proto")?.split(separator: ",").first?
+            .trimmingCharacters(in: .whitespaces).lowercased()
+        let scheme = forwarded == "https" ? "https" : "http"
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]_")
+        if let host = request.head.authority ?? header(request, "host"),
+           !host.isEmpty, host.count <= 255, host.allSatisfy({ allowed.contains($0) }) {
+            return "\(scheme)://\(host)"
+        }
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return "\(scheme)://\(host):\(configuration.port)"
+    }
+
+    /// A header's value by its lower-case name (for names HTTPTypes has no constant for).
+    static func header(_ request: Request, _ name: String) -> String? {
+        request.headers.first { $0.name.canonicalName == name }?.value
+    }
+
+    /// `?region=NAME` for URLs the client will call back, or nothing.
+    static func regionQuery(_ region: String?) -> String {
+        guard let region else { return "" }
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+#")
+        return "?region=" + (region.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+    }
+
+    /// A strong entity tag for `body` served from region generation `generation`.
+    static func etag(_ body: [UInt8], generation: Int) -> String {
+        "\"\(generation)-\(String(Compression.crc32(body), radix: 16))-\(String(body.count, radix: 16))\""
+    }
+
+    /// Whether the client takes `Content-Encoding: gzip` (and did not refuse it with q=0).
+    static func acceptsGzip(_ request: Request) -> Bool {
+        guard let header = request.headers[.acceptEncoding] else { return false }
+        for item in header.split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let coding = parts.first, coding == "gzip" || coding == "*" else { continue }
+            let refused = parts.dropFirst().contains { $0.hasPrefix("q=") && Double($0.dropFirst(2)) == 0 }
+            if !refused { return true }
+        }
+        return false
+    }
+
+    /// Whether `If-None-Match` names `etag` (or is `*`).
+    static func notModified(_ request: Request, etag: String) -> Bool {
+        guard let header = request.headers[.ifNoneMatch] else { return false }
+        for tag in header.split(separator: ",") {
+            var tag = tag.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            if tag == etag { return true }
+        }
+        return false
+    }
+
+    /// 304 when the client has this version, else 200 with the body, its type, entity tag and
+    /// caching headers.
+    static func respond(_ request: Request, _ entry: CachedResponse, cacheControl: String, vary: Bool = false) -> Response {
+        var headers: HTTPFields = [.eTag: entry.etag, .cacheControl: cacheControl]
+        if vary { headers[.vary] = "Accept-Encoding" }
+        if notModified(request, etag: entry.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = entry.contentType
+        if let encoding = entry.contentEncoding { headers[.contentEncoding] = encoding }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: entry.body)))
+    }
 }

@@ -1,8 +1,144 @@
+import Foundation
 import Hummingbird
+import MapRender
+import NIOCore
 
-/// (Being written: see the issue on the map server.)
+/// The web map: `/` (the page), `/webmap/{file}` (its scripts, styles and images) and
+/// `/webmap/config.json` (where the served regions are, so the page opens on the data).
+///
+/// The page's files are read from the module's resources once, into memory: they are small, and
+/// serving from a fixed table means a request can only ever name one of those files — a path with
+/// `..`, `/` or an encoded separator is simply not a key, so there is no traversal to guard against.
 struct WebMapRoutes {
     let server: MapServer
 
-    func register(on router: Router<ServerContext>) {}
+    func register(on router: Router<ServerContext>) {
+        router.get("/") { request, _ -> Response in
+            try WebMapAssets.shared.response(for: "index.html", request: request)
+        }
+        router.get("/index.html") { request, _ -> Response in
+            try WebMapAssets.shared.response(for: "index.html", request: request)
+        }
+        router.get("/webmap/:file") { request, context -> Response in
+            let name = context.parameters.get("file") ?? ""
+            if name == "config.json" { return try configuration(request) }
+            return try WebMapAssets.shared.response(for: name, request: request)
+        }
+    }
+
+    /// What the page needs to open on the data: the regions' bounds and zoom range, and the styles
+    /// it can switch between. Built from one registry snapshot, so it matches the tiles served.
+    private func configuration(_ request: Request) throws -> Response {
+        let snapshot = server.regions.snapshot
+        var west = 180.0, south = 90.0, east = -180.0, north = -90.0
+        var minimumZoom = 22, maximumZoom = 0
+        for bundle in snapshot.combined.bundles {
+            let manifest = bundle.manifest
+            minimumZoom = min(minimumZoom, manifest.minimumZoom)
+            maximumZoom = max(maximumZoom, manifest.maximumZoom)
+            let numbers = (manifest.bounds ?? "").split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard numbers.count == 4, numbers.allSatisfy(\.isFinite) else { continue }
+            west = min(west, numbers[0]); south = min(south, numbers[1])
+            east = max(east, numbers[2]); north = max(north, numbers[3])
+        }
+        if west > east || south > north { (west, south, east, north) = (-180, -85, 180, 85) }
+        if minimumZoom > maximumZoom { (minimumZoom, maximumZoom) = (0, 14) }
+        struct Config: Encodable {
+            let regions: [String]
+            let bounds: [Double]
+            let minZoom: Int
+            let maxZoom: Int
+            let styles: [String]
+            let backgrounds: [String: String]
+            let generation: Int
+        }
+        let config = Config(regions: snapshot.regions.map(\.name), bounds: [west, south, east, north],
+                            minZoom: minimumZoom, maxZoom: maximumZoom,
+                            styles: WebMapAssets.styles, backgrounds: WebMapAssets.backgrounds, generation: snapshot.generation)
+        let body = try JSONEncoder().encode(config)
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+/// The web page's files, read once from the module's resources.
+final class WebMapAssets: Sendable {
+    struct Asset: Sendable {
+        let body: [UInt8]
+        let contentType: String
+        let etag: String
+    }
+
+    /// The styles the page offers: the default styles that need no imagery of their own.
+    static let styles = [DefaultStyle.standard, .dark, .muted].map(\.rawValue)
+
+    /// Each style's background colour: the page paints it where no tile is requested (away from
+    /// the data), so the empty sea of a small region matches its tiles' edges.
+    static let backgrounds: [String: String] = {
+        var colors: [String: String] = [:]
+        for name in styles {
+            guard let style = DefaultStyle(rawValue: name),
+                  let document = try? JSONSerialization.jsonObject(with: Data(style.json.utf8)) as? [String: Any],
+                  let layers = document["layers"] as? [[String: Any]],
+                  let background = layers.first(where: { $0["type"] as? String == "background" }),
+                  let color = (background["paint"] as? [String: Any])?["background-color"] as? String else { continue }
+            colors[name] = color
+        }
+        return colors
+    }()
+
+    static let shared = WebMapAssets()
+
+    let assets: [String: Asset]
+
+    private init() {
+        var assets: [String: Asset] = [:]
+        let folder = Bundle.module.resourceURL?.appendingPathComponent("WebMap")
+        let names = folder.flatMap { try? FileManager.default.contentsOfDirectory(atPath: $0.path) } ?? []
+        for name in names where !name.hasPrefix(".") {
+            guard let folder, let type = Self.contentType(for: name),
+                  let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { continue }
+            let bytes = [UInt8](data)
+            assets[name] = Asset(body: bytes, contentType: type, etag: "\"\(Self.digest(bytes))\"")
+        }
+        self.assets = assets
+    }
+
+    /// The file `name` with revalidation: the ETag is the content's hash, so a browser asks again
+    /// each time (`no-cache`) but gets a 304 with no body until the server is upgraded.
+    func response(for name: String, request: Request) throws -> Response {
+        guard let asset = assets[name] else {
+            throw APIError.notFound("no web map file named \(QueryParameters.quoted(name))")
+        }
+        var headers: HTTPFields = [.contentType: asset.contentType, .cacheControl: "no-cache", .eTag: asset.etag]
+        headers[.xContentTypeOptions] = "nosniff"
+        if request.headers[values: .ifNoneMatch].contains(where: { $0 == asset.etag || $0 == "*" }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        if name == "index.html" {
+            // The page runs only our own files; saying so stops injected markup from loading others.
+            headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: asset.body)))
+    }
+
+    private static func contentType(for name: String) -> String? {
+        switch (name as NSString).pathExtension.lowercased() {
+        case "html": "text/html; charset=utf-8"
+        case "js": "text/javascript; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "svg": "image/svg+xml"
+        case "png": "image/png"
+        case "json": "application/json; charset=utf-8"
+        case "ico": "image/x-icon"
+        default: nil
+        }
+    }
+
+    /// FNV-1a 64: a content fingerprint for the ETag (not a security boundary).
+    private static func digest(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
+    }
 }

@@ -1,0 +1,386 @@
+#!/usr/bin/env python3
+"""Drives OpenMapKit's web map in headless Chromium, as a person would, for WebMapBrowserTests.
+
+Talks the DevTools protocol over --remote-debugging-pipe (JSON messages ending in NUL; Chromium
+reads fd 3 and writes fd 4), so it needs only the standard library and no free port. Input goes
+through Input.dispatch* (real pointer, wheel and key events), not by calling the page's functions.
+Prints one JSON object: what each step saw (view, DOM text, route pixels), the screenshots' paths
+and every console error, exception and failed request. The Swift test judges it; this script only
+fails on its own when the browser cannot be driven at all (exit status 2, message on stderr).
+"""
+import argparse
+import base64
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+
+class Browser:
+    def __init__(self, executable, width, height):
+        self.profile = tempfile.mkdtemp(prefix="openmapkit-chromium-")
+        to_browser_r, self.to_browser = os.pipe()
+        self.from_browser, from_browser_w = os.pipe()
+
+        def wire_pipes():
+            os.dup2(to_browser_r, 3)
+            os.dup2(from_browser_w, 4)
+
+        args = [executable, "--headless=new", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--disable-sync",
+                "--disable-background-networking", "--disable-component-update", "--mute-audio",
+                "--hide-scrollbars", "--force-color-profile=srgb", "--font-render-hinting=none",
+                f"--user-data-dir={self.profile}", f"--window-size={width},{height}", "about:blank"]
+        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE, pass_fds=(3, 4), preexec_fn=wire_pipes)
+        os.close(to_browser_r)
+        os.close(from_browser_w)
+        self.next_id = 0
+        self.lock = threading.Condition()
+        self.replies = {}
+        self.events = []
+        self.closed = False
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._drain_stderr, daemon=True).start()
+
+    def _drain_stderr(self):
+        self.stderr_tail = b""
+        for line in self.process.stderr:
+            self.stderr_tail = (self.stderr_tail + line)[-4000:]
+
+    def _read(self):
+        buffer = b""
+        while True:
+            chunk = os.read(self.from_browser, 1 << 16)
+            if not chunk:
+                with self.lock:
+                    self.closed = True
+                    self.lock.notify_all()
+                return
+            buffer += chunk
+            while b"\0" in buffer:
+                raw, buffer = buffer.split(b"\0", 1)
+                message = json.loads(raw)
+                with self.lock:
+                    if "id" in message:
+                        self.replies[message["id"]] = message
+                    else:
+                        self.events.append(message)
+                    self.lock.notify_all()
+
+    def send(self, method, params=None, session=None, timeout=30):
+        with self.lock:
+            self.next_id += 1
+            ident = self.next_id
+        message = {"id": ident, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        os.write(self.to_browser, json.dumps(message).encode() + b"\0")
+        deadline = time.time() + timeout
+        with self.lock:
+            while ident not in self.replies:
+                if self.closed:
+                    raise RuntimeError(f"Chromium exited during {method}: {self.stderr_tail.decode(errors='replace')[-800:]}")
+                remaining = deadline - time.time()
+                if remaining <= 0:
+                    raise RuntimeError(f"no answer to {method} within {timeout} s")
+                self.lock.wait(remaining)
+            reply = self.replies.pop(ident)
+        if "error" in reply:
+            raise RuntimeError(f"{method} failed: {reply['error']}")
+        return reply.get("result", {})
+
+    def close(self):
+        try:
+            self.send("Browser.close", timeout=5)
+        except Exception:
+            pass
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+class Page:
+    def __init__(self, browser, width, height):
+        self.browser = browser
+        target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Page", "Runtime", "Log"):
+            self.call(f"{domain}.enable")
+        self.resize(width, height, 1, False)
+
+    def call(self, method, params=None, timeout=30):
+        return self.browser.send(method, params, session=self.session, timeout=timeout)
+
+    def resize(self, width, height, scale, mobile):
+        self.width, self.height = width, height
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile})
+
+    def evaluate(self, expression, timeout=30):
+        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True}, timeout)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"evaluating {expression[:80]!r}: {result['exceptionDetails'].get('text')} "
+                               f"{result['exceptionDetails'].get('exception', {}).get('description', '')}")
+        return result["result"].get("value")
+
+    def wait_for(self, expression, timeout, what):
+        deadline = time.time() + timeout
+        while True:
+            value = self.evaluate(expression)
+            if value:
+                return value
+            if time.time() > deadline:
+                raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
+            time.sleep(0.1)
+
+    def wait_idle(self, timeout=40):
+        # Idle twice in a row, so a frame that is about to request tiles is not mistaken for the end.
+        deadline = time.time() + timeout
+        streak = 0
+        while streak < 3:
+            if time.time() > deadline:
+                raise TimeoutError(f"map not idle after {timeout} s: {self.evaluate('JSON.stringify(openMapKit.tiles)')}")
+            streak = streak + 1 if self.evaluate("window.openMapKit ? openMapKit.idle : false") else 0
+            time.sleep(0.1)
+
+    def mouse(self, kind, x, y, button="left", buttons=1, **extra):
+        params = {"type": kind, "x": x, "y": y, "button": button, "buttons": buttons, "pointerType": "mouse"}
+        params.update(extra)
+        self.call("Input.dispatchMouseEvent", params)
+
+    def click(self, x, y):
+        self.mouse("mouseMoved", x, y, button="none", buttons=0)
+        self.mouse("mousePressed", x, y, clickCount=1)
+        self.mouse("mouseReleased", x, y, buttons=0, clickCount=1)
+
+    def click_selector(self, selector):
+        box = self.wait_for(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+            if (!e || e.hidden || e.offsetParent === null) return null;
+            const r = e.getBoundingClientRect(); return {{x: r.left + r.width / 2, y: r.top + r.height / 2}}; }})()""",
+                            10, f"{selector} to be visible")
+        self.click(box["x"], box["y"])
+
+    def drag(self, start, end, steps=12, button="left", buttons=1, delay=0.016):
+        self.mouse("mouseMoved", start[0], start[1], button="none", buttons=0)
+        self.mouse("mousePressed", start[0], start[1], button=button, buttons=buttons, clickCount=1)
+        for i in range(1, steps + 1):
+            x = start[0] + (end[0] - start[0]) * i / steps
+            y = start[1] + (end[1] - start[1]) * i / steps
+            self.mouse("mouseMoved", x, y, button=button, buttons=buttons)
+            time.sleep(delay)
+        self.mouse("mouseReleased", end[0], end[1], button=button, buttons=0, clickCount=1)
+
+    def key(self, key, code, keycode, text=None, modifiers=0):
+        down = {"type": "keyDown" if text else "rawKeyDown", "key": key, "code": code,
+                "windowsVirtualKeyCode": keycode, "modifiers": modifiers}
+        if text:
+            down["text"] = text
+        self.call("Input.dispatchKeyEvent", down)
+        self.call("Input.dispatchKeyEvent", {"type": "keyUp", "key": key, "code": code,
+                                             "windowsVirtualKeyCode": keycode, "modifiers": modifiers})
+
+    def type_text(self, text):
+        for ch in text:
+            self.call("Input.insertText", {"text": ch})
+            time.sleep(0.03)
+
+    def screenshot(self, path):
+        data = self.call("Page.captureScreenshot", {"format": "png"})["data"]
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(data))
+        return path
+
+
+def problems(browser):
+    """Console errors, uncaught exceptions and failed loads seen so far, as readable lines."""
+    found = []
+    with browser.lock:
+        events = list(browser.events)
+    for event in events:
+        method, params = event.get("method"), event.get("params", {})
+        if method == "Runtime.exceptionThrown":
+            details = params.get("exceptionDetails", {})
+            found.append("exception: " + (details.get("exception", {}).get("description") or details.get("text", "")))
+        elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
+            found.append("console.error: " + " ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", [])))
+        elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
+            entry = params["entry"]
+            found.append(f"{entry.get('source')}: {entry.get('text')} {entry.get('url', '')}".strip())
+    return found
+
+
+def run(args, record):
+    out = args.out
+    os.makedirs(out, exist_ok=True)
+    browser = Browser(args.chromium, 1200, 800)
+    record["screenshots"] = {}
+    try:
+        page = Page(browser, 1200, 800)
+        shot = lambda name: record["screenshots"].__setitem__(name, page.screenshot(os.path.join(out, f"{name}.png")))
+        view = lambda: page.evaluate("openMapKit.view")
+
+        # 1. The page opens on the data and draws tiles.
+        page.call("Page.navigate", {"url": args.url})
+        page.wait_for("document.readyState === 'complete' && window.openMapKit !== undefined", 20, "the page to load")
+        page.wait_for("openMapKit.tiles.loaded > 0", 25, "the first tiles")
+        page.wait_idle()
+        record["initial"] = {"view": view(), "tiles": page.evaluate("openMapKit.tiles"),
+                             "title": page.evaluate("document.title"),
+                             "attribution": page.evaluate("document.getElementById('attribution').textContent.trim()"),
+                             "scale": page.evaluate("document.getElementById('scale-label').textContent"),
+                             "styles": page.evaluate("[...document.querySelectorAll('#styles button')].map(b => b.dataset.style)")}
+        shot("01-initial")
+
+        # 2. Drag to pan (with a fling at the end: inertia carries it on).
+        page.drag((700, 450), (520, 360), steps=10)
+        page.wait_idle()
+        record["pan"] = {"view": view(), "hash": page.evaluate("location.hash")}
+        shot("02-pan")
+        # The hash keeps the view: a reload opens where the pan ended.
+        page.call("Page.reload")
+        time.sleep(0.3)
+        page.wait_for("document.readyState === 'complete' && window.openMapKit !== undefined", 20, "the page to reload")
+        page.wait_idle()
+        record["pan"]["reloaded"] = view()
+
+        # 3. Wheel to zoom in around the pointer.
+        for _ in range(3):
+            page.mouse("mouseWheel", 760, 420, button="none", buttons=0, deltaX=0, deltaY=-120)
+            time.sleep(0.05)
+        page.wait_idle()
+        record["zoom"] = {"view": view(), "scale": page.evaluate("document.getElementById('scale-label').textContent")}
+        shot("03-zoom")
+
+        # 4. Keyboard: rotate with Shift+Right, then the compass resets north; '-' zooms out.
+        page.evaluate("document.getElementById('map').focus()")
+        page.key("ArrowRight", "ArrowRight", 39, modifiers=8)
+        page.key("ArrowRight", "ArrowRight", 39, modifiers=8)
+        page.wait_idle()
+        rotated = view()
+        shot("04-rotated")
+        page.click_selector("#compass")
+        page.wait_idle()
+        north = view()
+        page.evaluate("document.getElementById('map').focus()")
+        page.key("-", "Minus", 189, text="-")
+        page.wait_idle()
+        record["keyboard"] = {"rotated": rotated, "north": north, "zoomedOut": view()}
+
+        # 5. Search with autocomplete: type, wait for suggestions, pick the first with the keyboard.
+        page.click_selector("#search")
+        page.type_text(args.search)
+        page.wait_for("document.querySelectorAll('#suggestions li').length > 0 && !document.getElementById('suggestions').hidden",
+                      10, "search suggestions")
+        suggestions = page.evaluate("[...document.querySelectorAll('#suggestions li')].map(li => li.textContent)")
+        page.key("ArrowDown", "ArrowDown", 40)
+        page.key("Enter", "Enter", 13, text="\r")
+        page.wait_for("document.querySelectorAll('#results li').length > 0 || document.getElementById('status').textContent !== 'Searching…' && document.getElementById('status').textContent !== ''",
+                      10, "search results")
+        page.wait_idle()
+        record["search"] = {
+            "suggestions": suggestions,
+            "results": page.evaluate("[...document.querySelectorAll('#results .line1')].map(e => e.textContent)"),
+            "status": page.evaluate("document.getElementById('status').textContent"),
+            "markers": page.evaluate("openMapKit.markerScreenPoints()"),
+            "calloutVisible": page.evaluate("!document.getElementById('callout').hidden"),
+        }
+        shot("05-search")
+
+        # 6. Directions: the first result is the destination (through its callout), a click on the
+        #    map is the start (reverse geocoded, then "Directions from here").
+        page.click_selector("#results li button")
+        page.wait_idle()
+        page.click_selector("#callout [data-action='to']")
+        page.evaluate(f"location.hash = {json.dumps(args.overview_hash)}")
+        page.wait_idle()
+        origin = page.evaluate(f"(() => {{ const p = openMapKit.screenPoint({args.origin[0]}, {args.origin[1]}); return p; }})()")
+        page.click(origin["x"], origin["y"])
+        page.wait_for("!document.getElementById('callout').hidden && !document.getElementById('callout-detail').textContent.includes('Looking up')",
+                      10, "the reverse-geocoded address")
+        record["reverse"] = {"title": page.evaluate("document.getElementById('callout-title').textContent"),
+                             "detail": page.evaluate("document.getElementById('callout-detail').textContent")}
+        shot("06-reverse")
+        page.click_selector("#callout [data-action='from']")
+        page.wait_for("openMapKit.routeCount > 0 || document.getElementById('status').classList.contains('error')",
+                      20, "directions")
+        page.wait_idle()
+        route = {
+            "status": page.evaluate("document.getElementById('status').textContent"),
+            "routes": page.evaluate("[...document.querySelectorAll('#routes li')].map(li => li.textContent)"),
+            "steps": page.evaluate("[...document.querySelectorAll('#steps li')].map(li => li.textContent)"),
+            "origin": page.evaluate("document.getElementById('origin').value"),
+            "destination": page.evaluate("document.getElementById('destination').value"),
+            "points": page.evaluate("openMapKit.routeScreenPoints()"),
+            "viewport": [page.width, page.height],
+        }
+        shot("07-directions")
+        if len(route["routes"]) > 1:
+            page.click_selector("#routes li:nth-child(2)")
+            page.wait_idle()
+            route["alternative"] = {"selected": page.evaluate("openMapKit.selectedRoute"),
+                                    "points": page.evaluate("openMapKit.routeScreenPoints()"),
+                                    "steps": page.evaluate("[...document.querySelectorAll('#steps li')].map(li => li.textContent)")}
+            shot("08-alternative")
+        record["directions"] = route
+
+        # 7. The dark style.
+        page.click_selector("#styles button[data-style='dark']")
+        page.wait_idle()
+        record["dark"] = {"tiles": page.evaluate("openMapKit.tiles")}
+        shot("09-dark")
+
+        # 8. A phone: narrow, dense screen (the @2x tiles), the panel across the top.
+        page.resize(390, 844, 2, True)
+        page.evaluate("window.dispatchEvent(new Event('resize'))")
+        page.wait_idle()
+        record["phone"] = {"tiles": page.evaluate("openMapKit.tiles"),
+                           "panel": page.evaluate("(() => { const r = document.getElementById('panel').getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; })()")}
+        shot("10-phone")
+
+        # 9. Two fingers: spread them apart while turning, and the map zooms and rotates with them.
+        before = view()
+        cx, cy = 195, 600
+        for i in range(0, 11):
+            spread = 50 + 50 * i / 10          # the fingers' distance doubles: one zoom level
+            angle = 0.35 * i / 10              # and they turn by 20°
+            points = [{"x": cx + spread * math.cos(angle) * sign, "y": cy + spread * math.sin(angle) * sign, "id": n}
+                      for n, sign in ((0, -1), (1, 1))]
+            page.call("Input.dispatchTouchEvent", {"type": "touchStart" if i == 0 else "touchMove", "touchPoints": points})
+            time.sleep(0.02)
+        page.call("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        page.wait_idle()
+        record["pinch"] = {"before": before, "after": view()}
+        shot("11-pinch")
+    finally:
+        record["problems"] = problems(browser)
+        browser.close()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
+    parser.add_argument("--search", default="Casino")
+    parser.add_argument("--origin", type=float, nargs=2, default=[43.7276, 7.4157], metavar=("LAT", "LON"))
+    parser.add_argument("--overview-hash", default="#15.00/43.73500/7.42000/0.0")
+    args = parser.parse_args()
+    record = {}
+    try:
+        run(args, record)
+    except Exception as error:  # report what was reached so far; the test prints it
+        record["failure"] = f"{type(error).__name__}: {error}"
+    print(json.dumps(record))
+
+
+if __name__ == "__main__":
+    main()
