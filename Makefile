@@ -68,6 +68,8 @@ bench: bench-deps
 	python3 Benchmarks/compare-render.py $(RELEASE_BIN)/openmapkit
 	python3 Benchmarks/compare-search.py $(RELEASE_BIN)/openmapkit
 	$(RELEASE_BIN)/OpenMapKitBenchmarks roadgraph ../shared/data/osm/andorra.osm.pbf
+	python3 Benchmarks/compare-routing.py $(RELEASE_BIN)/OpenMapKitBenchmarks
+	python3 Benchmarks/compare-server.py $(RELEASE_BIN)/openmapkit
 
 clean:
 	rm -rf .build

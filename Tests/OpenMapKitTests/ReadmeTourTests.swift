@@ -53,7 +53,7 @@ final class ReadmeTourTests: XCTestCase {
         let readme = try String(contentsOf: TestData.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
 
-        let tourSection = try XCTUnwrap(readme.range(of: "## A short tour"), "README has no tour section")
+        let tourSection = try XCTUnwrap(readme.range(of: "## A five-minute tour"), "README has no tour section")
         let afterHeading = readme[tourSection.upperBound...]
         let blockStart = try XCTUnwrap(afterHeading.range(of: "```swift\n"))
         let blockEnd = try XCTUnwrap(afterHeading[blockStart.upperBound...].range(of: "```"))
