@@ -67,7 +67,8 @@ public final class MapServer: Sendable {
 
     /// The router with every endpoint and middleware.
     public func router() -> Router<ServerContext> {
-        let router = Router(context: ServerContext.self)
+        // HEAD answers like GET without the body (caches, link checkers and `curl -I` use it).
+        let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         // Order matters: metrics see the final status, errors become JSON before metrics count
         // them, CORS headers go on error bodies too, keys are checked before any work is done.
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics, format: configuration.requestLog, output: logOutput))

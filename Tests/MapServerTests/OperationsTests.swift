@@ -26,6 +26,20 @@ final class OperationsTests: XCTestCase {
         }
     }
 
+    func testHeadAnswersLikeGetWithoutTheBody() async throws {
+        let server = try TestServer.make()
+        try await TestServer.withClient(server) { client in
+            let get = try await client.execute(uri: "/healthz", method: .get)
+            let head = try await client.execute(uri: "/healthz", method: .head)
+            XCTAssertEqual(head.status, .ok)
+            XCTAssertEqual(head.body.readableBytes, 0)
+            XCTAssertEqual(head.headers[.contentLength], String(get.body.readableBytes))
+            XCTAssertEqual(head.headers[.contentType], get.headers[.contentType])
+            let missing = try await client.execute(uri: "/no/such/thing", method: .head)
+            XCTAssertEqual(missing.status, .notFound)
+        }
+    }
+
     func testMetricsCountRequestsByRoutePattern() async throws {
         let server = try TestServer.make()
         try await TestServer.withClient(server) { client in
