@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Hummingbird
 import MapStyle
@@ -64,22 +63,13 @@ struct SnapshotRoutes {
                  body: .init(byteBuffer: ByteBuffer(bytes: cached.body)))
     }
 
-    /// Draws and encodes on the calling (render pool) thread: the snapshotter draws on a
-    /// Dispatch queue of its own, and this worker waits for it, so the pool's bound holds.
+    /// Draws and encodes on the calling (render pool) thread, so the pool's bound holds.
     static func render(options: MKMapSnapshotter.Options, source: MapDataSource) throws -> [UInt8] {
-        final class Box: @unchecked Sendable { var result: Result<MKMapSnapshotter.Snapshot, any Error>? }
-        let box = Box(), done = DispatchSemaphore(value: 0)
-        MKMapSnapshotter(options: options, dataSource: source).start(with: DispatchQueue.global(qos: .userInitiated)) { snapshot, error in
-            box.result = snapshot.map { .success($0) } ?? .failure(error ?? MKError(.unknown))
-            done.signal()
-        }
-        done.wait()
         let snapshot: MKMapSnapshotter.Snapshot
-        switch box.result! {
-        case .success(let value): snapshot = value
-        case .failure(let error as MKError):
+        do {
+            snapshot = try MKMapSnapshotter(options: options, dataSource: source).snapshot()
+        } catch let error as MKError {
             throw APIError(.internalServerError, "cannot draw the snapshot: \(error.reason ?? error.code.summary)")
-        case .failure(let error): throw error
         }
         guard let png = snapshot.image.pngData() else { throw APIError(.internalServerError, "cannot encode the snapshot as PNG") }
         return [UInt8](png)

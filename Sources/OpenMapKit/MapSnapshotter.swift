@@ -107,6 +107,19 @@ public final class MKMapSnapshotter: @unchecked Sendable {
         }
     }
 
+    /// Makes the snapshot on the calling thread (an OpenMapKit addition for callers that already
+    /// run on a worker of their own, such as the server's render pool or the command line, and
+    /// would otherwise block it waiting for ``start(with:completionHandler:)``).
+    package func snapshot() throws -> Snapshot {
+        let alreadyCancelled = lock.withLock { () -> Bool in
+            loading = true
+            return cancelled
+        }
+        defer { lock.withLock { loading = false } }
+        if alreadyCancelled { throw CancellationError() }
+        return try SnapshotEngine.render(options: options, dataSource: dataSource, isCancelled: { [self] in lock.withLock { cancelled } })
+    }
+
     /// Makes the snapshot and calls `completionHandler` on the main queue, as MapKit does.
     public func start(completionHandler: @escaping CompletionHandler) {
         start(with: .main, completionHandler: completionHandler)

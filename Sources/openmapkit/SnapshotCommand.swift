@@ -129,19 +129,13 @@ struct SnapshotCommand: ParsableCommand {
             throw CommandFailure(error.reason ?? error.localizedDescription)
         }
 
-        let snapshotter = MKMapSnapshotter(options: options, dataSource: source)
-        final class Box: @unchecked Sendable { var result: Result<MKMapSnapshotter.Snapshot, any Error>? }
-        let box = Box(), done = DispatchSemaphore(value: 0)
-        snapshotter.start(with: DispatchQueue.global()) { snapshot, error in
-            box.result = snapshot.map { .success($0) } ?? .failure(error ?? MKError(.unknown))
-            done.signal()
-        }
-        done.wait()
         let snapshot: MKMapSnapshotter.Snapshot
-        switch box.result! {
-        case .success(let value): snapshot = value
-        case .failure(let error as MKError): throw CommandFailure(error.reason ?? error.localizedDescription)
-        case .failure(let error): throw CommandFailure("\(error)")
+        do {
+            snapshot = try MKMapSnapshotter(options: options, dataSource: source).snapshot()
+        } catch let error as MKError {
+            throw CommandFailure(error.reason ?? error.localizedDescription)
+        } catch {
+            throw CommandFailure("\(error)")
         }
         guard let png = snapshot.image.pngData() else { throw CommandFailure("cannot encode the PNG") }
         do { try png.write(to: URL(fileURLWithPath: output)) } catch { throw CommandFailure("cannot write \(output): \(error.localizedDescription)") }
