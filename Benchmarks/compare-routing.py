@@ -2,7 +2,11 @@
 """Routing figures: our road graph beside OSRM (CH) and Valhalla, and the graph build at scale.
 
 Usage: compare-routing.py PATH/TO/OpenMapKitBenchmarks [--pairs N] [--no-peer] [--no-scale]
-                          [--scale-copies 10,100] [--out FILE.json]
+                          [--scale-copies 10,100] [--extracts andorra,liechtenstein]
+                          [--engines osrm-ch,valhalla] [--out FILE.json]
+
+--extracts and --engines narrow a run (e.g. `--extracts liechtenstein --engines osrm-ch --no-scale`
+for a quick query-time check against OSRM CH alone).
 
 1. Peers (../shared/peers/routing): OSRM (osrm-bindings, car.lua, CH) and Valhalla (pyvalhalla,
    auto) are installed and their car datasets built by build_peers.sh into $ROUTEPEER_ROOT
@@ -148,14 +152,14 @@ def agreement(ours, peer, pairs):
             "over_5pct": big}
 
 
-def compare_extract(benchmarks, vpy, name, n_pairs, work):
+def compare_extract(benchmarks, vpy, name, n_pairs, work, engines="osrm-ch,valhalla"):
     pbf = os.path.join(SHARED, "data", "osm", f"{name}.osm.pbf")
     result = {"extract": name}
     peers = None
     pairs_file = os.path.join(PEER_ROOT, f"pairs-{name}.json")
     if vpy:
         cmd = [vpy, os.path.join(PEERS, "bench_peers.py"), pbf, pairs_file, "--n", str(n_pairs), "--seed", "42",
-               "--engines", "osrm-ch,valhalla", "--data-root", PEER_ROOT, "--out", os.path.join(work, f"peers-{name}.json"),
+               "--engines", engines, "--data-root", PEER_ROOT, "--out", os.path.join(work, f"peers-{name}.json"),
                "--ref-out", os.path.join(work, f"reference-{name}.json")]
         if name in BBOX:
             cmd += ["--bbox", BBOX[name]]
@@ -282,7 +286,9 @@ def main():
     vpy = None if "--no-peer" in sys.argv else ensure_peers()
     work = tempfile.mkdtemp(prefix="compare-routing-")
     try:
-        results = [compare_extract(benchmarks, vpy, name, n_pairs, work) for name in EXTRACTS]
+        extracts = [e for e in option("--extracts", ",".join(EXTRACTS)).split(",") if e]
+        engines = option("--engines", "osrm-ch,valhalla")
+        results = [compare_extract(benchmarks, vpy, name, n_pairs, work, engines) for name in extracts]
         scale_rows = [] if "--no-scale" in sys.argv else scale(benchmarks, copies, work)
         os.makedirs(os.path.dirname(out), exist_ok=True)
         json.dump({"extracts": results, "scale": scale_rows, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},

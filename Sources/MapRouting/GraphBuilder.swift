@@ -23,6 +23,9 @@ public struct RoadGraphBuilder {
     /// The node order's priority: weights of the edge quotient (shortcuts added per arc removed),
     /// the original-arc quotient, the depth, the edge difference and the contracted neighbours.
     public var priorityWeights = PriorityWeights()
+    /// Side of the snapping grid's cells in degrees (0.0001...10); smaller cells mean fewer
+    /// segments to measure per snap and more cells to look up.
+    public var snapCellDegrees = 0.0025
     public struct PriorityWeights: Sendable {
         public var edgeQuotient = 2.0, hopQuotient = 4.0, depth = 1.0, edgeDifference = 0.0, contractedNeighbours = 0.0
         public init() {}
@@ -45,7 +48,7 @@ public struct RoadGraphBuilder {
         buildTurns(network, &graph)
         progress(0.2)
         let ch = contract(&graph) { progress(0.2 + 0.75 * $0) }
-        let grid = SpatialGridBuilder.build(graph)
+        let grid = SpatialGridBuilder.build(graph, cellSize: min(10, max(0.0001, snapCellDegrees)))
         let data = GraphFileWriter.encode(mode: mode, graph: graph, ch: ch, grid: grid)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
         try data.write(to: temporary)

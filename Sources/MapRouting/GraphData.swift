@@ -23,10 +23,12 @@ struct GraphData: @unchecked Sendable {
     let backwardArcs: UnsafeBufferPointer<UInt32>
     let turnOffsets: UnsafeBufferPointer<UInt32>
     let turnArcs: UnsafeBufferPointer<UInt32>
-    let gridMinLatitude: Double, gridMinLongitude: Double, gridCellSize: Double
-    let gridColumns: Int, gridRows: Int
+    let gridCellSize: Double
+    let gridKeys: UnsafeBufferPointer<UInt64>
     let gridOffsets: UnsafeBufferPointer<UInt32>
     let gridEntries: UnsafeBufferPointer<UInt32>
+    let gridSlots: UnsafeBufferPointer<UInt32>
+    let gridShift: UInt64
 
     var edgeCount: Int { edges.count / 8 }
     var nodeCount: Int { origin.count }
@@ -76,13 +78,17 @@ struct GraphData: @unchecked Sendable {
         turnOffsets = try section(.turnOffsets, UInt32.self)
         turnArcs = try section(.turnArcs, UInt32.self)
         let header = try section(.gridHeader, Double.self)
+        gridKeys = try section(.gridKeys, UInt64.self)
         gridOffsets = try section(.gridOffsets, UInt32.self)
         gridEntries = try section(.gridEntries, UInt32.self)
-        guard header.count == 4, header[2] >= 1e-4, header[2] <= 10, header[3] >= 1, header[3] < 1e8,
-              header[0].isFinite, header[1].isFinite else { throw fail("bad grid header") }
-        gridMinLatitude = header[0]; gridMinLongitude = header[1]; gridCellSize = header[2]; gridColumns = Int(header[3])
-        guard gridOffsets.count >= 2, (gridOffsets.count - 1) % gridColumns == 0 else { throw fail("grid size does not match its header") }
-        gridRows = (gridOffsets.count - 1) / gridColumns
+        gridSlots = try section(.gridSlots, UInt32.self)
+        guard header.count == 1, header[0] >= 1e-4, header[0] <= 10 else { throw fail("bad grid header") }
+        gridCellSize = header[0]
+        // A power of two with at least one empty slot, so every probe sequence ends.
+        guard gridSlots.count >= 2, gridSlots.count & (gridSlots.count - 1) == 0, gridSlots.count > gridKeys.count else {
+            throw fail("grid table has the wrong size")
+        }
+        gridShift = SpatialGrid.shift(slotCount: gridSlots.count)
 
         // Counts that must agree, then every index the queries follow.
         let junctions = junctionCoordinates.count / 2, edgeCount = edges.count / 8, points = geometry.count / 2
@@ -104,7 +110,9 @@ struct GraphData: @unchecked Sendable {
         try csr(forwardOffsets, rows: nodes, items: forwardArcs.count / 3, "forward arc")
         try csr(backwardOffsets, rows: nodes, items: backwardArcs.count / 3, "backward arc")
         try csr(turnOffsets, rows: nodes, items: turnArcs.count / 2, "turn")
-        try csr(gridOffsets, rows: gridOffsets.count - 1, items: gridEntries.count / 2, "grid")
+        try csr(gridOffsets, rows: gridKeys.count, items: gridEntries.count / 2, "grid")
+        for i in gridKeys.indices.dropFirst() where gridKeys[i] <= gridKeys[i - 1] { throw fail("grid cells are not in ascending order") }
+        for slot in gridSlots where Int(slot) > gridKeys.count { throw fail("grid table names a missing cell") }
         for code in incident where Int(code >> 1) >= edgeCount { throw fail("junction lists a missing edge") }
         for e in 0..<edgeCount {
             let b = e * 8
@@ -128,7 +136,7 @@ struct GraphData: @unchecked Sendable {
         for k in stride(from: 0, to: turnArcs.count, by: 2) where Int(turnArcs[k]) >= nodes { throw fail("turn \(k / 2) is out of range") }
         for k in stride(from: 0, to: gridEntries.count, by: 2) {
             let e = Int(gridEntries[k])
-            guard e < edgeCount, gridEntries[k + 1] + 1 < edges[e * 8 + 3] else { throw fail("grid entry \(k / 2) is out of range") }
+            guard e < edgeCount, gridEntries[k + 1] < edges[e * 8 + 3] - 1 else { throw fail("grid entry \(k / 2) is out of range") }
         }
     }
 
@@ -188,41 +196,67 @@ struct GraphData: @unchecked Sendable {
 
     // MARK: - Snapping
 
-    /// The nearest point on any edge within `maximumSnapDistance`, searching grid rings outwards.
+    /// The entries of the grid cell with `key` (empty when no road crosses it).
+    @inline(__always) func gridCell(_ key: UInt64) -> Range<Int> {
+        let mask = gridSlots.count - 1
+        var h = SpatialGrid.slot(of: key, shift: gridShift)
+        // Bounded although a validated table always has an empty slot.
+        for _ in 0..<gridSlots.count {
+            let cell = Int(gridSlots[h])
+            if cell == 0 { break }
+            if gridKeys[cell - 1] == key { return Int(gridOffsets[cell - 1])..<Int(gridOffsets[cell]) }
+            h = (h + 1) & mask
+        }
+        return 0..<0
+    }
+
+    /// The nearest point on any edge within `maximumSnapDistance`, searching grid rings outwards
+    /// until everything not yet searched lies farther than the best so far.
     func nearest(_ c: CLLocationCoordinate2D, accepting accept: ((Int) -> Bool)? = nil) -> Snap? {
         guard edgeCount > 0 else { return nil }
         let metresPerDegree = 111_195.0
         let scale = cos(c.latitude * .pi / 180)
-        let row = Int(floor((c.latitude - gridMinLatitude) / gridCellSize))
-        let col = Int(floor((c.longitude - gridMinLongitude) / gridCellSize))
-        let cellMetres = gridCellSize * metresPerDegree * max(scale, 0.01)
-        let maxRing = Int(Self.maximumSnapDistance / cellMetres) + 2
+        let (y, x) = SpatialGrid.position(latitude: c.latitude, longitude: c.longitude, cellSize: gridCellSize)
+        let row = Int(floor(y)), col = Int(floor(x))
+        // Within ~6° of a pole a column is so narrow that 5 km spans thousands of them: the search
+        // takes columns as at least a tenth of a row wide there, so it stays cheap and may stop
+        // before the nearest road (hardly any roads run there).
+        let rowMetres = gridCellSize * metresPerDegree, columnMetres = rowMetres * max(scale, 0.1)
+        // Rings 0..<k cover the query's cell widened by k − 1 cells each way: anything outside is
+        // at least the distance to the nearest side of its own cell plus k − 1 cells away.
+        let inside = min((y - Double(row)) * rowMetres, (Double(row + 1) - y) * rowMetres,
+                         (x - Double(col)) * columnMetres, (Double(col + 1) - x) * columnMetres)
+        let step = min(rowMetres, columnMetres)
+        let maxRing = Int(Self.maximumSnapDistance / step) + 2
         var best: (edge: Int, segment: Int, t: Double, distance: Double)? = nil
-        for ring in 0...maxRing {
-            if let found = best, found.distance < Double(ring - 1) * cellMetres { break }
-            let r0 = row - ring, r1 = row + ring, c0 = col - ring, c1 = col + ring
-            // A ring wholly outside the grid has no cells; a later one may reach it.
-            if r1 < 0 || c1 < 0 || r0 >= gridRows || c0 >= gridColumns { continue }
-            for r in max(r0, 0)...min(r1, gridRows - 1) {
-                for cc in max(c0, 0)...min(c1, gridColumns - 1) where r == r0 || r == r1 || cc == c0 || cc == c1 {
-                    let cell = r * gridColumns + cc
-                    for k in Int(gridOffsets[cell])..<Int(gridOffsets[cell + 1]) {
-                        let e = Int(gridEntries[2 * k]), s = Int(gridEntries[2 * k + 1])
-                        if let accept, !accept(e) { continue }
-                        let start = Int(edges[e * 8 + 2]) + s
-                        let ay = Double(geometry[2 * start]) / 1e7, ax = Double(geometry[2 * start + 1]) / 1e7
-                        let by = Double(geometry[2 * start + 2]) / 1e7, bx = Double(geometry[2 * start + 3]) / 1e7
-                        // Local plane in metres around the query.
-                        let px = (c.longitude - ax) * scale, py = c.latitude - ay
-                        let dx = (bx - ax) * scale, dy = by - ay
-                        let len2 = dx * dx + dy * dy
-                        let t = len2 > 0 ? min(1, max(0, (px * dx + py * dy) / len2)) : 0
-                        let qx = px - t * dx, qy = py - t * dy
-                        let d = sqrt(qx * qx + qy * qy) * metresPerDegree
-                        if best == nil || d < best!.distance { best = (e, s, t, d) }
-                    }
-                }
+        @inline(__always) func scan(_ r: Int, _ cc: Int) {
+            guard r >= 0, cc >= 0 else { return }
+            for k in gridCell(SpatialGrid.key(row: r, column: cc)) {
+                let e = Int(gridEntries[2 * k]), s = Int(gridEntries[2 * k + 1])
+                if let accept, !accept(e) { continue }
+                let start = Int(edges[e * 8 + 2]) + s
+                let ay = Double(geometry[2 * start]) / 1e7, ax = Double(geometry[2 * start + 1]) / 1e7
+                let by = Double(geometry[2 * start + 2]) / 1e7, bx = Double(geometry[2 * start + 3]) / 1e7
+                // Local plane in metres around the query.
+                let px = (c.longitude - ax) * scale, py = c.latitude - ay
+                let dx = (bx - ax) * scale, dy = by - ay
+                let len2 = dx * dx + dy * dy
+                let t = len2 > 0 ? min(1, max(0, (px * dx + py * dy) / len2)) : 0
+                let qx = px - t * dx, qy = py - t * dy
+                let d = sqrt(qx * qx + qy * qy) * metresPerDegree
+                if best == nil || d < best!.distance { best = (e, s, t, d) }
             }
+        }
+        for ring in 0...maxRing {
+            if ring > 0 {
+                let unsearched = inside + Double(ring - 1) * step
+                if unsearched > Self.maximumSnapDistance { break }
+                if let found = best, found.distance <= unsearched { break }
+            }
+            if ring == 0 { scan(row, col); continue }
+            let r0 = row - ring, r1 = row + ring, c0 = col - ring, c1 = col + ring
+            for cc in c0...c1 { scan(r0, cc); scan(r1, cc) }
+            for r in (r0 + 1)..<r1 { scan(r, c0); scan(r, c1) }
         }
         guard let found = best, found.distance <= Self.maximumSnapDistance else { return nil }
         let e = edge(found.edge)

@@ -18,18 +18,20 @@ import Glibc
 /// flags), string offsets and bytes, graph node origins (graph node → edge*2+direction), the
 /// contraction hierarchy's upward forward and backward arcs (CSR, (target, weight ms, middle)
 /// triples), the turn arcs of the uncontracted graph (CSR, (target, weight) pairs; used by
-/// avoid-queries), and the snapping grid (header of 4 Float64: min latitude, min longitude, cell
-/// size in degrees, columns; then CSR cells of (edge, segment) pairs).
+/// avoid-queries), and the sparse snapping grid (see `SpatialGrid`): one Float64 (cell size in
+/// degrees), the UInt64 cell keys (row << 32 | column, counted from −90°/−180°, ascending), CSR
+/// offsets and (edge, segment) UInt32 pairs per cell, and the UInt32 hash slots (cell index + 1).
 enum GraphFormat {
     static let magic: [UInt8] = Array("OMKROADG".utf8)
-    static let version: UInt32 = 1
+    /// 2: the sparse snapping grid (version 1 had a dense one).
+    static let version: UInt32 = 2
     static let headerSize = 24
 }
 
 enum GraphSection: Int, CaseIterable {
     case junctionCoordinates, incidentOffsets, incident, edges, geometry, ways, infos, stringOffsets, stringBytes,
          origin, forwardOffsets, forwardArcs, backwardOffsets, backwardArcs, turnOffsets, turnArcs,
-         gridHeader, gridOffsets, gridEntries
+         gridHeader, gridKeys, gridOffsets, gridEntries, gridSlots
 }
 
 enum WayFlags {
@@ -39,66 +41,96 @@ enum WayFlags {
     static let minorService: UInt32 = 64
 }
 
-/// The nearest-road index: a regular latitude/longitude grid whose cells list the edge segments
-/// crossing them.
+/// The nearest-road index: a sparse latitude/longitude grid of fixed square cells (in degrees)
+/// counted from (−90°, −180°), so only cells that hold road cost space, however far apart an
+/// extract's parts lie (Liechtenstein's PBF also carries part of Alabama: a dense grid over both
+/// needs 2 km cells or tens of millions of them). Cells are stored in ascending key order with
+/// their (edge, segment) entries in CSR form; an open-addressing table (linear probing, a power of
+/// two at least twice the cell count) finds a cell in about one probe.
 struct SpatialGrid {
-    var minLatitude = 0.0, minLongitude = 0.0, cellSize = 0.01
-    var columns = 1, rows = 1
-    var offsets: [UInt32] = [0, 0]
+    /// Cell side in degrees: 0.0025° is ~280 m north–south, ~190 m east–west at 47° N.
+    static let defaultCellSize = 0.0025
+    var cellSize = SpatialGrid.defaultCellSize
+    /// Cell keys (`key(row:column:)`), strictly ascending.
+    var keys: [UInt64] = []
+    /// Cell i's entries are `offsets[i]..<offsets[i + 1]`.
+    var offsets: [UInt32] = [0]
+    /// (edge, segment) pairs.
     var entries: [UInt32] = []
+    /// Open-addressing table: cell index + 1, 0 = empty.
+    var slots: [UInt32] = [0, 0]
+
+    @inline(__always) static func key(row: Int, column: Int) -> UInt64 { UInt64(UInt32(truncatingIfNeeded: row)) << 32 | UInt64(UInt32(truncatingIfNeeded: column)) }
+
+    /// Fibonacci hashing: the top `64 - shift` bits of key × 2⁶⁴/φ.
+    @inline(__always) static func slot(of key: UInt64, shift: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    /// `64 - log2(slots)` for a power-of-two slot count.
+    static func shift(slotCount: Int) -> UInt64 { UInt64(64 - slotCount.trailingZeroBitCount) }
+
+    /// Row and column (fractional) of a coordinate, in cells from (−90°, −180°).
+    @inline(__always) static func position(latitude: Double, longitude: Double, cellSize: Double) -> (y: Double, x: Double) {
+        ((latitude + 90) / cellSize, (longitude + 180) / cellSize)
+    }
 }
 
 enum SpatialGridBuilder {
-    static func build(_ graph: RoadGraphBuilder.Graph) -> SpatialGrid {
+    static func build(_ graph: RoadGraphBuilder.Graph, cellSize: Double = SpatialGrid.defaultCellSize) -> SpatialGrid {
         var grid = SpatialGrid()
+        grid.cellSize = cellSize
         let g = graph.geometry
-        guard g.count >= 4 else { return grid }
-        var minLat = Int32.max, minLon = Int32.max, maxLat = Int32.min, maxLon = Int32.min
-        for i in stride(from: 0, to: g.count, by: 2) {
-            minLat = min(minLat, g[i]); maxLat = max(maxLat, g[i])
-            minLon = min(minLon, g[i + 1]); maxLon = max(maxLon, g[i + 1])
-        }
-        grid.minLatitude = Double(minLat) / 1e7
-        grid.minLongitude = Double(minLon) / 1e7
-        let spanLat = Double(maxLat - minLat) / 1e7, spanLon = Double(maxLon - minLon) / 1e7
-        // About 500 m cells, coarser when that would make more than ~4M cells.
-        grid.cellSize = max(0.005, sqrt(spanLat * spanLon / 4_000_000))
-        grid.columns = Int(spanLon / grid.cellSize) + 1
-        grid.rows = Int(spanLat / grid.cellSize) + 1
-        let cells = grid.columns * grid.rows
-        func cellRange(_ a: Int, _ b: Int) -> (ClosedRange<Int>, ClosedRange<Int>) {
-            func row(_ lat: Int32) -> Int { min(grid.rows - 1, max(0, Int((Double(lat) / 1e7 - grid.minLatitude) / grid.cellSize))) }
-            func col(_ lon: Int32) -> Int { min(grid.columns - 1, max(0, Int((Double(lon) / 1e7 - grid.minLongitude) / grid.cellSize))) }
-            let r0 = row(g[2 * a]), r1 = row(g[2 * b]), c0 = col(g[2 * a + 1]), c1 = col(g[2 * b + 1])
-            return (min(r0, r1)...max(r0, r1), min(c0, c1)...max(c0, c1))
-        }
-        var counts = [UInt32](repeating: 0, count: cells + 1)
-        for edge in graph.edges {
-            for s in 0..<Int(edge.geometryCount) - 1 {
-                let a = Int(edge.geometryStart) + s
-                let (rows, cols) = cellRange(a, a + 1)
-                for r in rows { for c in cols { counts[r * grid.columns + c + 1] += 1 } }
-            }
-        }
-        for i in 0..<cells { counts[i + 1] += counts[i] }
-        var fill = counts
-        grid.entries = [UInt32](repeating: 0, count: Int(counts[cells]) * 2)
+        var items: [(key: UInt64, edge: UInt32, segment: UInt32)] = []
+        items.reserveCapacity(g.count)
         for (e, edge) in graph.edges.enumerated() {
             for s in 0..<Int(edge.geometryCount) - 1 {
                 let a = Int(edge.geometryStart) + s
-                let (rows, cols) = cellRange(a, a + 1)
-                for r in rows {
-                    for c in cols {
-                        let slot = Int(fill[r * grid.columns + c])
-                        grid.entries[2 * slot] = UInt32(e)
-                        grid.entries[2 * slot + 1] = UInt32(s)
-                        fill[r * grid.columns + c] += 1
-                    }
-                }
+                forEachCell(Double(g[2 * a]) / 1e7, Double(g[2 * a + 1]) / 1e7, Double(g[2 * a + 2]) / 1e7, Double(g[2 * a + 3]) / 1e7,
+                            cellSize: cellSize) { items.append(($0, UInt32(e), UInt32(s))) }
             }
         }
-        grid.offsets = counts
+        items.sort { ($0.key, $0.edge, $0.segment) < ($1.key, $1.edge, $1.segment) }
+        grid.keys.reserveCapacity(items.count / 4)
+        grid.entries.reserveCapacity(items.count * 2)
+        for item in items {
+            if grid.keys.last != item.key {
+                if !grid.keys.isEmpty { grid.offsets.append(UInt32(grid.entries.count / 2)) }
+                grid.keys.append(item.key)
+            }
+            grid.entries.append(item.edge)
+            grid.entries.append(item.segment)
+        }
+        if !grid.keys.isEmpty { grid.offsets.append(UInt32(grid.entries.count / 2)) }
+        var slotCount = 2
+        while slotCount < 2 * grid.keys.count { slotCount *= 2 }
+        grid.slots = [UInt32](repeating: 0, count: slotCount)
+        let shift = SpatialGrid.shift(slotCount: slotCount), mask = slotCount - 1
+        for (i, key) in grid.keys.enumerated() {
+            var h = SpatialGrid.slot(of: key, shift: shift)
+            while grid.slots[h] != 0 { h = (h + 1) & mask }
+            grid.slots[h] = UInt32(i + 1)
+        }
         return grid
+    }
+
+    /// Every cell the segment passes through: per row of cells, the columns of the part of the
+    /// segment inside that row (widened by a hair against rounding), so a long diagonal segment
+    /// costs the cells along it rather than its whole bounding box.
+    static func forEachCell(_ latA: Double, _ lonA: Double, _ latB: Double, _ lonB: Double, cellSize: Double, _ body: (UInt64) -> Void) {
+        let (ya, xa) = SpatialGrid.position(latitude: latA, longitude: lonA, cellSize: cellSize)
+        let (yb, xb) = SpatialGrid.position(latitude: latB, longitude: lonB, cellSize: cellSize)
+        let r0 = Int(floor(min(ya, yb))), r1 = Int(floor(max(ya, yb)))
+        for r in max(r0, 0)...max(r1, 0) {
+            var x0 = min(xa, xb), x1 = max(xa, xb)
+            if r0 != r1 {
+                let lo = max(Double(r), min(ya, yb)), hi = min(Double(r + 1), max(ya, yb))
+                let xlo = xa + (xb - xa) * ((lo - ya) / (yb - ya)), xhi = xa + (xb - xa) * ((hi - ya) / (yb - ya))
+                x0 = min(xlo, xhi); x1 = max(xlo, xhi)
+            }
+            let c0 = max(Int(floor(x0 - 1e-7)), 0), c1 = max(Int(floor(x1 + 1e-7)), 0)
+            for c in c0...c1 { body(SpatialGrid.key(row: r, column: c)) }
+        }
     }
 }
 
@@ -144,7 +176,7 @@ enum GraphFileWriter {
         var turnArcs: [UInt32] = []
         turnArcs.reserveCapacity(graph.turnTargets.count * 2)
         for i in 0..<graph.turnTargets.count { turnArcs += [graph.turnTargets[i], graph.turnWeights[i]] }
-        let gridHeader = [grid.minLatitude, grid.minLongitude, grid.cellSize, Double(grid.columns)]
+        let gridHeader = [grid.cellSize]
 
         var sections: [Data] = Array(repeating: Data(), count: GraphSection.allCases.count)
         func put<T>(_ s: GraphSection, _ array: [T]) {
@@ -167,8 +199,10 @@ enum GraphFileWriter {
         put(.turnOffsets, graph.turnOffsets)
         put(.turnArcs, turnArcs)
         put(.gridHeader, gridHeader)
+        put(.gridKeys, grid.keys)
         put(.gridOffsets, grid.offsets)
         put(.gridEntries, grid.entries)
+        put(.gridSlots, grid.slots)
 
         var out = Data()
         out += GraphFormat.magic

@@ -90,33 +90,43 @@ struct RouteQuery {
         return o & 1 == 0 ? target.offset >= source.offset : target.offset <= source.offset
     }
 
+    /// What a search knows of a reached node: its cost and the arc it was reached by (`parent`
+    /// = UInt32.max for a start). One dictionary entry per node, so a relaxation hashes once.
+    struct Label {
+        var distance: Int64
+        var parent: UInt32, middle: UInt32, weight: UInt32
+        static let unreached = Label(distance: .max, parent: .max, middle: .max, weight: 0)
+    }
+
     struct Search {
-        var distance: [UInt32: Int64] = [:]
-        var parent: [UInt32: (node: UInt32, middle: UInt32, weight: UInt32)] = [:]
-        var settled: Set<UInt32> = []
+        var labels: [UInt32: Label]
         var heap = MinHeap()
+        init() {
+            // Upward search spaces hold a few hundred nodes; growing from empty rehashes ~8 times.
+            labels = [:]
+            labels.reserveCapacity(512)
+        }
     }
 
     /// Runs both upward searches. With `slack` > 1 the searches continue until their keys pass
     /// `slack × best`, keeping larger search spaces.
     func searches(slack: Double = 1) -> (Search, Search, best: Int64, meeting: UInt32?) {
         var forward = Search(), backward = Search()
-        for (node, cost) in sources {
-            forward.distance[node] = cost
+        for (node, cost) in sources where cost < forward.labels[node]?.distance ?? .max {
+            forward.labels[node] = Label(distance: cost, parent: .max, middle: .max, weight: 0)
             forward.heap.push(UInt64(cost), node)
         }
-        for (node, cost) in targets {
-            backward.distance[node] = cost
+        for (node, cost) in targets where cost < backward.labels[node]?.distance ?? .max {
+            backward.labels[node] = Label(distance: cost, parent: .max, middle: .max, weight: 0)
             backward.heap.push(UInt64(cost), node)
         }
-        let initialSources = Dictionary(sources, uniquingKeysWith: min)
-        let initialTargets = Dictionary(targets, uniquingKeysWith: min)
         var best = Int64.max
         var meeting: UInt32? = nil
         func consider(_ node: UInt32) {
-            guard let f = forward.distance[node], let b = backward.distance[node] else { return }
-            if f == initialSources[node], b == initialTargets[node], !directMeetingAllowed(node) { return }
-            let total = f + b - shift
+            guard let f = forward.labels[node], let b = backward.labels[node] else { return }
+            // Both still at their start costs: the source and target edge are the same one.
+            if f.parent == .max, b.parent == .max, !directMeetingAllowed(node) { return }
+            let total = f.distance + b.distance - shift
             if total < best { best = total; meeting = node }
         }
         func limit() -> Int64 { best == .max ? .max : Int64(Double(best) * slack) }
@@ -130,16 +140,16 @@ struct RouteQuery {
             let bDone = bMin == .max || (limit() != .max && bMin - shift > limit())
             if fDone && bDone { break }
             let useForward = !fDone && (bDone || fMin <= bMin)
+            // A node is pushed again only with a strictly lower cost, so an entry whose key is
+            // its node's cost is that node's one settling.
             if useForward {
                 let (key, node) = forward.heap.pop()!
-                if Int64(key) > forward.distance[node]! || forward.settled.contains(node) { continue }
-                forward.settled.insert(node)
+                if Int64(key) != forward.labels[node]!.distance { continue }
                 consider(node)
                 relax(&forward, node, Int64(key), offsets: g.forwardOffsets, arcs: g.forwardArcs)
             } else {
                 let (key, node) = backward.heap.pop()!
-                if Int64(key) > backward.distance[node]! || backward.settled.contains(node) { continue }
-                backward.settled.insert(node)
+                if Int64(key) != backward.labels[node]!.distance { continue }
                 consider(node)
                 relax(&backward, node, Int64(key), offsets: g.backwardOffsets, arcs: g.backwardArcs)
             }
@@ -149,13 +159,14 @@ struct RouteQuery {
 
     private func relax(_ search: inout Search, _ node: UInt32, _ key: Int64, offsets: UnsafeBufferPointer<UInt32>, arcs: UnsafeBufferPointer<UInt32>) {
         for k in Int(offsets[Int(node)])..<Int(offsets[Int(node) + 1]) {
-            let target = arcs[3 * k]
-            let d = key + Int64(arcs[3 * k + 1])
-            if d < search.distance[target] ?? .max {
-                search.distance[target] = d
-                search.parent[target] = (node, arcs[3 * k + 2], arcs[3 * k + 1])
-                search.heap.push(UInt64(d), target)
+            let target = arcs[3 * k], weight = arcs[3 * k + 1]
+            let d = key + Int64(weight)
+            func improve(_ label: inout Label) -> Bool {
+                guard d < label.distance else { return false }
+                label = Label(distance: d, parent: node, middle: arcs[3 * k + 2], weight: weight)
+                return true
             }
+            if improve(&search.labels[target, default: .unreached]) { search.heap.push(UInt64(d), target) }
         }
     }
 
@@ -170,17 +181,17 @@ struct RouteQuery {
         // Up from the source to the meeting node, then down to the target, as (from, to, middle, weight) arcs.
         var up: [(UInt32, UInt32, UInt32, UInt32)] = []
         var node = meeting
-        while let p = forward.parent[node] {
-            up.append((p.node, node, p.middle, p.weight))
-            node = p.node
+        while let p = forward.labels[node], p.parent != .max {
+            up.append((p.parent, node, p.middle, p.weight))
+            node = p.parent
         }
         let first = node
         up.reverse()
         var down: [(UInt32, UInt32, UInt32, UInt32)] = []
         node = meeting
-        while let p = backward.parent[node] {
-            down.append((node, p.node, p.middle, p.weight))
-            node = p.node
+        while let p = backward.labels[node], p.parent != .max {
+            down.append((node, p.parent, p.middle, p.weight))
+            node = p.parent
         }
         var nodes: [UInt32] = [first]
         var penalties: [UInt32] = [0]

@@ -13,7 +13,8 @@ import OpenMapKit
 //      object: read and build seconds, graph sizes, and the process's peak resident memory.
 //      For trying contraction settings without a rebuild: OMK_WITNESS_LIMIT, OMK_CONTRACT_LIMIT,
 //      OMK_UPDATE_NEIGHBOURS=0|1 and OMK_PRIORITY=edgeQuotient,hopQuotient,depth,edgeDifference,
-//      contractedNeighbours (RoadGraphBuilder's settings of those names).
+//      contractedNeighbours (RoadGraphBuilder's settings of those names); OMK_SNAP_CELL=degrees
+//      sets the snapping grid's cell size (snapCellDegrees).
 //   `routepairs GRAPH PAIRS.json [--out FILE]`
 //      routes every pair of a bench_peers.py PAIRS file in process, one query at a time after an
 //      untimed warm-up pass, "bare" (distance and time only) and "full" (shape, segments and the
@@ -64,6 +65,7 @@ func runRouteBuildBenchmark(arguments: [String]) throws {
         if let limit = environment["OMK_WITNESS_LIMIT"].flatMap(Int.init) { builder.witnessSettleLimit = limit }
         if let limit = environment["OMK_CONTRACT_LIMIT"].flatMap(Int.init) { builder.contractionSettleLimit = limit }
         if let flag = environment["OMK_UPDATE_NEIGHBOURS"] { builder.updatesNeighbours = flag == "1" }
+        if let degrees = environment["OMK_SNAP_CELL"].flatMap(Double.init) { builder.snapCellDegrees = degrees }
         if let weights = environment["OMK_PRIORITY"]?.split(separator: ",").compactMap({ Double($0) }), weights.count == 5 {
             builder.priorityWeights.edgeQuotient = weights[0]
             builder.priorityWeights.hopQuotient = weights[1]
