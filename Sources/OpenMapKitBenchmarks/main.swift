@@ -1,12 +1,14 @@
 import Foundation
 
 // Verbs that run one area's figures only: `render BUNDLE` (RenderBench.swift), `search BUNDLE...`
-// (SearchBench.swift), `roadgraph [EXTRACT] [--pairs N]` (RoadGraphBench.swift).
+// (SearchBench.swift), `roadgraph [EXTRACT] [--pairs N]` (RoadGraphBench.swift),
+// `cluster [--points N,N...] [--runs N]` (ClusterBench.swift).
 let verbs: [String: ([String]) throws -> Void] = [
     "render": runRenderBenchmarks(arguments:),
     "search": runSearchBenchmarks(arguments:),
     "roadgraph": runRoadGraphBenchmarks(arguments:),
     "routebuild": runRouteBuildBenchmark(arguments:), "routepairs": runRoutePairsBenchmark(arguments:),
+    "cluster": runClusterBenchmarks(arguments:),
 ]
 if CommandLine.arguments.count > 1, let verb = verbs[CommandLine.arguments[1]] {
     do { try verb(Array(CommandLine.arguments.dropFirst(2))) } catch {
