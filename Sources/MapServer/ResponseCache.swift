@@ -1,22 +1,31 @@
 import Foundation
+import NIOCore
 
 /// A response body kept for reuse: the bytes, their media type and an entity tag.
 public struct CachedResponse: Sendable {
-    public let body: [UInt8]
+    /// The bytes as NIO sends them: a hit shares this buffer with the response instead of
+    /// copying the body once per request.
+    public let buffer: ByteBuffer
     public let contentType: String
     public let etag: String
     /// Extra headers to send with it (`Content-Encoding: gzip` for stored vector tiles).
     public let contentEncoding: String?
 
     public init(body: [UInt8], contentType: String, etag: String, contentEncoding: String? = nil) {
-        self.body = body
+        self.buffer = ByteBuffer(bytes: body)
         self.contentType = contentType
         self.etag = etag
         self.contentEncoding = contentEncoding
     }
 
+    /// The body as bytes (a copy).
+    public var body: [UInt8] { Array(buffer.readableBytesView) }
+
+    /// Whether the body is empty (a vector tile that is not there).
+    public var isEmpty: Bool { buffer.readableBytes == 0 }
+
     /// What an entry costs against the cache's budget: its bytes plus bookkeeping.
-    var cost: Int { body.count + contentType.utf8.count + etag.utf8.count + 96 }
+    var cost: Int { buffer.readableBytes + contentType.utf8.count + etag.utf8.count + 96 }
 }
 
 /// A least-recently-used cache of rendered tiles and snapshots with a budget in bytes, so memory

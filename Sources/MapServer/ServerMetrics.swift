@@ -19,6 +19,12 @@ public final class ServerMetrics: @unchecked Sendable {
         var counts = [Int](repeating: 0, count: ServerMetrics.buckets.count)
         var sum = 0.0
         var count = 0
+
+        mutating func record(_ seconds: Double) {
+            for (index, bound) in ServerMetrics.buckets.enumerated() where seconds <= bound { counts[index] += 1 }
+            sum += seconds
+            count += 1
+        }
     }
 
     private let lock = NSLock()
@@ -32,11 +38,8 @@ public final class ServerMetrics: @unchecked Sendable {
     public func record(method: String, route: String, status: Int, seconds: Double) {
         lock.withLock {
             requests[Series(method: method, route: route, status: status), default: 0] += 1
-            var histogram = latency[route] ?? Histogram()
-            for (index, bound) in Self.buckets.enumerated() where seconds <= bound { histogram.counts[index] += 1 }
-            histogram.sum += seconds
-            histogram.count += 1
-            latency[route] = histogram
+            // In place: copying the histogram out and back would copy its bucket array per request.
+            latency[route, default: Histogram()].record(seconds)
         }
     }
 

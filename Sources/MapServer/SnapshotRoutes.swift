@@ -60,7 +60,7 @@ struct SnapshotRoutes {
     private static func png(_ cached: CachedResponse) -> Response {
         Response(status: .ok,
                  headers: [.contentType: cached.contentType, .eTag: cached.etag, .cacheControl: cacheControl],
-                 body: .init(byteBuffer: ByteBuffer(bytes: cached.body)))
+                 body: .init(byteBuffer: cached.buffer))
     }
 
     /// Draws and encodes on the calling (render pool) thread, so the pool's bound holds.

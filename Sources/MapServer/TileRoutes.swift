@@ -69,7 +69,7 @@ struct TileRoutes {
         let regionName = query["region"]
         let snapshot = server.regions.snapshot
         let source = try snapshot.source(named: regionName)
-        let key = "mvt|\(snapshot.generation)|\(regionName ?? "")|\(address.z)/\(address.x)/\(address.y)"
+        let key = TileRequest.vectorTileCacheKey(generation: snapshot.generation, region: regionName, z: address.z, x: address.x, y: address.y)
         let stored: CachedResponse
         if let cached = server.cache.value(for: key) {
             stored = cached
@@ -82,7 +82,7 @@ struct TileRoutes {
                                     contentEncoding: gzipped ? "gzip" : nil)
             server.cache.insert(stored, for: key)
         }
-        guard !stored.body.isEmpty else {
+        guard !stored.isEmpty else {
             return Response(status: .noContent, headers: [.cacheControl: TileRequest.tileCacheControl])
         }
         if stored.contentEncoding == "gzip", !TileRequest.acceptsGzip(request) {
@@ -213,7 +213,8 @@ struct TileAddress: Equatable {
             yText = yText[..<at]
         }
         func number(_ text: Substring, _ name: String) throws -> Int {
-            guard !text.isEmpty, text.count <= 9, text.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(text) else {
+            guard !text.isEmpty, text.utf8.count <= 9, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                  let value = Int(text) else {
                 throw APIError.badRequest("tile \(name) must be a non-negative integer", details: ["got \(QueryParameters.quoted(String(text)))"])
             }
             return value
@@ -248,6 +249,9 @@ enum TileRequest {
     /// long, or contains a separator, a dot-segment or a control character (including NUL).
     static func pathSegment(_ context: ServerContext, _ name: String) throws -> String {
         guard let raw = context.parameters.get(name) else { throw APIError.badRequest("missing path segment \(name)") }
+        // Tile addresses are all plain ASCII: take those as they are, since Foundation's percent
+        // decoding and the Unicode checks below cost more than the rest of a cached tile request.
+        if raw.utf8.count <= maximumSegmentLength, isPlain(raw) { return raw }
         guard raw.utf8.count <= maximumSegmentLength * 3 else {
             throw APIError.badRequest("path segment \(name) is too long", details: ["at most \(maximumSegmentLength) characters"])
         }
@@ -263,6 +267,26 @@ enum TileRequest {
                                       details: ["got \(QueryParameters.quoted(decoded))"])
         }
         return decoded
+    }
+
+    /// Whether `segment` needs no decoding or checking: letters, digits, `-`, `_`, `@`, `+`, `,`
+    /// and single dots, so no escapes, separators, dot-segments or control characters.
+    private static func isPlain(_ segment: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in segment.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
+                 UInt8(ascii: "@"), UInt8(ascii: "+"), UInt8(ascii: ","):
+                break
+            case UInt8(ascii: "."):
+                if previous == UInt8(ascii: ".") { return false }
+            default:
+                return false
+            }
+            previous = byte
+        }
+        return true
     }
 
     /// `scheme://host[:port]` of this server as the client reached it: the request's authority
@@ -299,9 +323,28 @@ enum TileRequest {
         "\"\(generation)-\(String(Compression.crc32(body), radix: 16))-\(String(body.count, radix: 16))\""
     }
 
+    /// The response cache's key for a vector tile.
+    static func vectorTileCacheKey(generation: Int, region: String?, z: Int, x: Int, y: Int) -> String {
+        "mvt|\(generation)|\(region ?? "")|\(z)/\(x)/\(y)"
+    }
+
     /// Whether the client takes `Content-Encoding: gzip` (and did not refuse it with q=0).
     static func acceptsGzip(_ request: Request) -> Bool {
         guard let header = request.headers[.acceptEncoding] else { return false }
+        return acceptsGzip(header)
+    }
+
+    /// Whether an `Accept-Encoding` value takes gzip (and does not refuse it with q=0).
+    static func acceptsGzip(_ header: String) -> Bool {
+        // Browsers and HTTP libraries send a plain list ("gzip, deflate, br"): answer that without
+        // Foundation's trimming and lower-casing, which showed up in the cached tile path.
+        if !header.utf8.contains(UInt8(ascii: ";")) {
+            return header.utf8.split(separator: UInt8(ascii: ",")).contains { item in
+                let token = item.drop { $0 == UInt8(ascii: " ") }.reversed().drop { $0 == UInt8(ascii: " ") }.reversed()
+                return token.count == 1 && token.first == UInt8(ascii: "*")
+                    || token.count == 4 && zip(token, "gzip".utf8).allSatisfy { $0 | 0x20 == $1 }
+            }
+        }
         for item in header.split(separator: ",") {
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             guard let coding = parts.first, coding == "gzip" || coding == "*" else { continue }
@@ -333,6 +376,6 @@ enum TileRequest {
         }
         headers[.contentType] = entry.contentType
         if let encoding = entry.contentEncoding { headers[.contentEncoding] = encoding }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: entry.body)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: entry.buffer))
     }
 }

@@ -168,8 +168,12 @@ open class MKDirections: NSObject, @unchecked Sendable {
             } catch {
                 result = .failure(error)
             }
-            lock.withLock { running = false }
-            queue.async { result.deliver(to: completion) }
+            // Still calculating until the answer is delivered (as in MapKit), and no longer once
+            // the handler runs, so the handler may start the next calculation.
+            queue.async { [self] in
+                lock.withLock { running = false }
+                result.deliver(to: completion)
+            }
         }
     }
 }
