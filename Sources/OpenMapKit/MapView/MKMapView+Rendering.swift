@@ -1,0 +1,177 @@
+// MKMapView's frame: the map drawn through the snapshot path, with the overlays that have
+// renderers and the annotation views on screen, and the loading and rendering callbacks.
+
+import Foundation
+import MapGeometry
+import MapRender
+
+extension MKMapView {
+    /// Where the map's data comes from (an OpenMapKit addition); nil uses
+    /// ``MapDataSource/default`` (set in code or from `OPENMAPKIT_BUNDLE`).
+    public var dataSource: MapDataSource? {
+        get { renderState.dataSource }
+        set { renderState.dataSource = newValue; renderState.loadedKey = nil }
+    }
+
+    /// Device pixels per point of ``render()``'s image (default 1; non-finite or out of 0 … 8 is 1).
+    public var contentScaleFactor: CGFloat {
+        get { renderState.scale }
+        set { renderState.scale = newValue.isFinite && newValue > 0 && newValue <= 8 ? newValue : 1 }
+    }
+
+    /// Draws what the map shows now (an OpenMapKit addition): the map for its configuration, the
+    /// overlays that have renderers at their levels, the annotation views on screen (markers
+    /// as MapKit's balloons, image views as their images, the user's location as the blue dot),
+    /// and the selected annotation's callout when its view ``MKAnnotationView/canShowCallout``.
+    /// The camera's heading is drawn; its pitch is not yet (the map is drawn looking straight
+    /// down, as snapshots are).
+    ///
+    /// Reports to the delegate in MapKit's order: `mapViewWillStartLoadingMap` (when what is
+    /// shown needs data not loaded for an earlier frame) and `mapViewWillStartRenderingMap`, then
+    /// `mapViewDidFinishLoadingMap` or `mapViewDidFailLoadingMap`, then
+    /// `mapViewDidFinishRenderingMap(fullyRendered:)`, false when loading failed. A zero-size
+    /// frame throws at once, with no callbacks.
+    ///
+    /// - Throws: ``MKError`` when the frame is zero-size, no data source is configured, or the
+    ///   map cannot be drawn.
+    public func render() throws -> UIImage {
+        guard hasArea else { throw MKError(.unknown, reason: "the map view's frame is zero-size: nothing to draw") }
+        let options = snapshotOptions()
+        let key = loadKey()
+        let loads = renderState.loadedKey != key
+        var result: Result<MKMapSnapshotter.Snapshot, any Error> = .failure(MKError(.unknown))
+        withCallbacks {
+            if loads { delegate?.mapViewWillStartLoadingMap(self) }
+            delegate?.mapViewWillStartRenderingMap(self)
+            result = Result { try SnapshotEngine.render(options: options, dataSource: renderState.dataSource) }
+            switch result {
+            case .success:
+                if loads {
+                    renderState.loadedKey = key
+                    delegate?.mapViewDidFinishLoadingMap(self)
+                }
+                delegate?.mapViewDidFinishRenderingMap(self, fullyRendered: true)
+            case .failure(let error):
+                renderState.loadedKey = nil
+                delegate?.mapViewDidFailLoadingMap(self, withError: error)
+                delegate?.mapViewDidFinishRenderingMap(self, fullyRendered: false)
+            }
+        }
+        let image = try result.get().image
+        if let callout = selectedCallout() {
+            MapViewCallout.draw(title: callout.title, subtitle: callout.subtitle, pointingAt: callout.anchor, on: image.canvas)
+        }
+        return image
+    }
+
+    /// The callout of the selected annotation: shown when its view can show one, it has a title,
+    /// and the view is placed; anchored at the top centre of the view plus its callout offset.
+    func selectedCallout() -> (title: String, subtitle: String?, anchor: CGPoint)? {
+        guard let annotation = selectedAnnotation, let view = annotationViews[ObjectIdentifier(annotation)], view.canShowCallout,
+              !view.isHidden, let title = annotation.title ?? nil, !title.isEmpty, let frame = frame(of: view) else { return nil }
+        return (title, annotation.subtitle ?? nil, CGPoint(x: frame.midX + view.calloutOffset.x, y: frame.minY + view.calloutOffset.y))
+    }
+
+    /// What a frame's data depends on: the tiles covering the view at the tile zoom, and the
+    /// configuration. A frame with the same key needs nothing new loaded.
+    private func loadKey() -> String {
+        let z = Int(min(max(viewport.zoomLevel.rounded(.down), 0), 14))
+        let range = TileRange(covering: viewport.visibleMapRect, zoom: z).map(\.description) ?? "-"
+        let configuration = ObjectIdentifier(preferredConfiguration).hashValue
+        return "\(range)|\(mapType.rawValue)|\(configuration)|\(showsBuildings)|\(pointOfInterestFilter.map { ObjectIdentifier($0).hashValue } ?? 0)"
+    }
+
+    /// The snapshot options that draw this map view's frame.
+    func snapshotOptions() -> MKMapSnapshotter.Options {
+        let options = MKMapSnapshotter.Options()
+        options.size = viewport.size
+        options.scale = contentScaleFactor
+        options.camera = viewport.camera
+        options.preferredConfiguration = preferredConfiguration
+        options.pointOfInterestFilter = pointOfInterestFilter
+        options.showsBuildings = showsBuildings
+        for overlay in overlays {
+            guard let renderer = overlayRenderers[ObjectIdentifier(overlay)] else { continue }
+            options.addOverlay(renderer, level: overlayLists[0].contains(where: { $0 === overlay }) ? .aboveRoads : .aboveLabels)
+        }
+        var markers: [MarkerItem] = [], images: [AnnotationItem] = []
+        for annotation in annotationStore.list {
+            if annotation is MKUserLocation {
+                if showsUserLocation, annotationViews[ObjectIdentifier(annotation)] != nil { options.userLocation = annotation.coordinate }
+                continue
+            }
+            guard let view = annotationViews[ObjectIdentifier(annotation)], !view.isHidden, view.alpha > 0 else { continue }
+            if let marker = view as? MKMarkerAnnotationView {
+                var item = MarkerItem(annotation: annotation)
+                item.tint = marker.effectiveTint.renderColor
+                if let image = (marker.isSelected ? marker.selectedGlyphImage : nil) ?? marker.glyphImage {
+                    item.glyph = .image(image)
+                } else if let text = marker.glyphText, !text.isEmpty {
+                    item.glyph = .text(String(text.prefix(3)))
+                }
+                item.showsTitle = marker.titleVisibility != .hidden
+                markers.append(item)
+            } else if let image = view.image, image.size.width > 0, image.size.height > 0 {
+                // The image centred on the point plus the centre offset: that offset as a unit anchor.
+                let anchor = UnitPoint(x: 0.5 - view.centerOffset.x / image.size.width, y: 0.5 - view.centerOffset.y / image.size.height)
+                var item = AnnotationItem(coordinate: annotation.coordinate, title: annotation.title ?? nil, anchor: anchor,
+                                          content: Image(uiImage: image))
+                item.showsTitle = false
+                images.append(item)
+            }
+        }
+        // Later-added markers are placed after earlier ones (first given, first titled); the
+        // selected one is drawn as given, its callout is a later addition.
+        options.markers = markers
+        options.customAnnotations = images
+        return options
+    }
+}
+
+/// What a map view keeps for drawing.
+struct MapViewRenderState {
+    var dataSource: MapDataSource?
+    var scale: CGFloat = 1
+    /// The load key of the last frame whose data loaded.
+    var loadedKey: String?
+}
+
+/// MapKit's callout bubble: a white rounded box with the title (and subtitle) above the selected
+/// view, its arrow pointing down at the anchor, with a soft shadow.
+enum MapViewCallout {
+    static let titleSize = 15.0, subtitleSize = 12.0, padding = 10.0, arrow = 8.0, radius = 10.0
+
+    /// The bubble's box (without the arrow) for text this wide, pointing at `anchor`.
+    static func box(textWidth: Double, hasSubtitle: Bool, anchor: CGPoint) -> CGRect {
+        let height = padding * 2 + titleSize * 1.25 + (hasSubtitle ? subtitleSize * 1.35 : 0)
+        let width = max(textWidth + padding * 2, 2 * radius + 2 * arrow)
+        return CGRect(x: Double(anchor.x) - width / 2, y: Double(anchor.y) - arrow - height, width: width, height: height)
+    }
+
+    static func draw(title: String, subtitle: String?, pointingAt anchor: CGPoint, on canvas: RenderCanvas) {
+        guard anchor.x.isFinite, anchor.y.isFinite else { return }
+        let titleRuns = AnnotationDrawing.shape(title, stack: ["Noto Sans Bold"], size: titleSize)
+        let subtitleRuns = subtitle.map { AnnotationDrawing.shape($0, stack: ["Noto Sans Regular"], size: subtitleSize) } ?? []
+        let titleWidth = titleRuns.reduce(0) { $0 + $1.advance }, subtitleWidth = subtitleRuns.reduce(0) { $0 + $1.advance }
+        let rect = box(textWidth: max(titleWidth, subtitleWidth), hasSubtitle: !subtitleRuns.isEmpty, anchor: anchor)
+        let x0 = Double(rect.minX), y0 = Double(rect.minY), x1 = Double(rect.maxX), y1 = Double(rect.maxY), r = radius
+        let ax = Double(anchor.x), ay = Double(anchor.y)
+        let path: [RenderPathElement] = [
+            .move(x: x0 + r, y: y0),
+            .arc(centerX: x1 - r, centerY: y0 + r, radius: r, startAngle: -.pi / 2, endAngle: 0),
+            .arc(centerX: x1 - r, centerY: y1 - r, radius: r, startAngle: 0, endAngle: .pi / 2),
+            .line(x: ax + arrow, y: y1), .line(x: ax, y: ay), .line(x: ax - arrow, y: y1),
+            .arc(centerX: x0 + r, centerY: y1 - r, radius: r, startAngle: .pi / 2, endAngle: .pi),
+            .arc(centerX: x0 + r, centerY: y0 + r, radius: r, startAngle: .pi, endAngle: 1.5 * .pi), .close,
+        ]
+        canvas.fillShadow(path: path, offsetX: 0, offsetY: 1.5, blur: 4, color: RenderColor(red: 0, green: 0, blue: 0, alpha: 0.25))
+        canvas.fill(path: path, color: RenderColor(red: 1, green: 1, blue: 1))
+        let titleBaseline = y0 + padding + titleSize
+        AnnotationDrawing.draw(titleRuns, x: Double(rect.midX) - titleWidth / 2, y: titleBaseline,
+                               color: RenderColor(red: 0, green: 0, blue: 0), on: canvas)
+        if !subtitleRuns.isEmpty {
+            AnnotationDrawing.draw(subtitleRuns, x: Double(rect.midX) - subtitleWidth / 2, y: titleBaseline + 4 + subtitleSize * 1.1,
+                                   color: RenderColor(red: 0.42, green: 0.42, blue: 0.45), on: canvas)
+        }
+    }
+}
