@@ -13,9 +13,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.5.0"),
     ],
     targets: [
         // Coordinates, WGS84 geodesics, spherical Mercator, regions, camera and tile math.
@@ -48,11 +48,13 @@ let package = Package(
                                                    "MapSearch", "MapRouting"]),
         // The HTTP server (Hummingbird): tiles, styles, glyphs, snapshots, the Apple Maps Server API
         // shapes under /v1, operations endpoints and the web map page.
-        .target(name: "MapServer", dependencies: ["OpenMapKit", "MapFormats", "MapImport", "MapStyle", "MapRender",
+        // Debian's libcrypto (libssl-dev): SHA-256 and HMAC for the server's access and page tokens.
+        .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "MapServer", dependencies: ["OpenMapKit", "CLibCrypto", "MapFormats", "MapImport", "MapStyle", "MapRender",
                                                   "MapSearch", "MapRouting",
                                                   .product(name: "Hummingbird", package: "hummingbird"),
-                                                  .product(name: "Crypto", package: "swift-crypto"),
-                                                  .product(name: "NIOCore", package: "swift-nio")],
+                                                  .product(name: "NIOCore", package: "swift-nio"),
+                                                  .product(name: "Logging", package: "swift-log")],
                 resources: [.copy("WebMap")]),
         // The command line.
         .executableTarget(
@@ -82,7 +84,10 @@ let package = Package(
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapImport", "TestSupport"]),
         .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit", "TestSupport"]),
         .testTarget(name: "MapServerTests", dependencies: ["MapServer", "TestSupport",
-                                                          .product(name: "HummingbirdTesting", package: "hummingbird"),
+                                                          .product(name: "Hummingbird", package: "hummingbird"),
+                                                          .product(name: "NIOEmbedded", package: "swift-nio"),
+                                                          .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                                                          .product(name: "Logging", package: "swift-log"),
                                                           .product(name: "HTTPTypes", package: "swift-http-types")],
                     exclude: ["Browser"]),
         // Runs the built `openmapkit` binary as a user would.

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 
@@ -16,7 +15,7 @@ public struct APIKey: Sendable, Hashable {
     /// A short, non-secret name for the key (the start of its SHA-256), carried inside the access
     /// tokens issued for it so that a token never contains the key itself.
     var identifier: String {
-        SHA256.hash(data: Array(key.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
+        MessageAuthentication.sha256(Array(key.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
     }
 }
 
@@ -33,7 +32,7 @@ enum AccessTokens {
     static let lifetime: TimeInterval = 1800
 
     /// The process's signing secret; also signs `/v1/search` page tokens.
-    static let secret = SymmetricKey(size: .bits256)
+    static let secret = MessageAuthentication.randomKey()
 
     private static let prefix = "omk1"
 
@@ -56,7 +55,7 @@ enum AccessTokens {
     static func verify(_ token: String, now: Date = Date()) -> Verdict {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == prefix, let signature = Base64URL.decode(String(parts[2])),
-              HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Array(parts[1].utf8), using: secret),
+              MessageAuthentication.isValidHMAC(signature, for: Array(parts[1].utf8), key: secret),
               let payload = Base64URL.decode(String(parts[1])).flatMap({ String(bytes: $0, encoding: .utf8) }) else { return .forged }
         let fields = payload.split(separator: ".")
         guard fields.count == 2, let seconds = Int(fields[1]) else { return .forged }
@@ -66,13 +65,13 @@ enum AccessTokens {
 
     /// The base64url HMAC of `text` with the process secret.
     static func sign(_ text: String) -> String {
-        Base64URL.encode(Array(HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: secret)))
+        Base64URL.encode(MessageAuthentication.hmacSHA256(Array(text.utf8), key: secret))
     }
 
     /// Whether `signature` is `text`'s HMAC (compared in constant time).
     static func isValid(signature: String, for text: String) -> Bool {
         guard let bytes = Base64URL.decode(signature) else { return false }
-        return HMAC<SHA256>.isValidAuthenticationCode(bytes, authenticating: Array(text.utf8), using: secret)
+        return MessageAuthentication.isValidHMAC(bytes, for: Array(text.utf8), key: secret)
     }
 }
 

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 import NIOCore
@@ -309,7 +308,7 @@ struct MapsAPIRoutes {
     static func digest(of query: QueryParameters) -> String {
         let ignored: Set<String> = ["pageToken", "enablePagination", "key", "metadata"]
         let canonical = query.names.filter { !ignored.contains($0) }.sorted().map { "\($0)=\(query[$0] ?? "")" }.joined(separator: "&")
-        return SHA256.hash(data: Array(canonical.utf8)).prefix(9).map { String(format: "%02x", $0) }.joined()
+        return MessageAuthentication.sha256(Array(canonical.utf8)).prefix(9).map { String(format: "%02x", $0) }.joined()
     }
 }
 

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 @testable import MapServer
 import XCTest
 
@@ -21,7 +20,7 @@ final class MapsAPITests: XCTestCase {
         return (lat, lon)
     }
 
-    static func get(_ client: any TestClientProtocol, _ uri: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+    static func get(_ client: RouterClient, _ uri: String, headers: HTTPFields = [:]) async throws -> TestResponse {
         try await client.execute(uri: uri, method: .get, headers: headers)
     }
 

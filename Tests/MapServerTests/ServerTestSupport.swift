@@ -1,12 +1,16 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
+import Logging
 import MapServer
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOEmbedded
 import TestSupport
 import XCTest
 
 /// A server over the Monaco sample bundle (imported once per test process), driven in process
-/// through Hummingbird's router test client: real routing, middleware and handlers, no sockets.
+/// through its router: real routing, middleware and handlers, no sockets.
 enum TestServer {
     static func make(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> MapServer {
         var configuration = ServerConfiguration()
@@ -17,10 +21,61 @@ enum TestServer {
     }
 
     /// Runs `body` with a client for `server`'s router.
-    static func withClient(_ server: MapServer, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let app = Application(router: server.router())
-        try await app.test(.router, body)
+    static func withClient(_ server: MapServer, _ body: @escaping @Sendable (RouterClient) async throws -> Void) async throws {
+        try await body(RouterClient(responder: server.router().buildResponder()))
     }
+
+    /// Serves `server` on a free loopback port while `body` runs, and stops it afterwards.
+    static func withRunningServer<T: Sendable>(_ server: MapServer, _ body: @escaping @Sendable (_ port: Int) async throws -> T) async throws -> T {
+        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        let serving = Task { try await server.run(onServerRunning: { port in portSink.yield(port) }) }
+        defer { serving.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw CancellationError() }
+        return try await body(port)
+    }
+}
+
+/// Sends requests straight to a router's responder, the way the server's HTTP layer does, and
+/// collects whole responses. (Hummingbird's own test client would do the same, but it brings an
+/// HTTP client with two TLS stacks into the build, minutes of CI time for tests that need neither.)
+struct RouterClient: Sendable {
+    let responder: RouterResponder<ServerContext>
+
+    func execute(uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil) async throws -> TestResponse {
+        var headers = headers
+        if let body { headers[.contentLength] = String(body.readableBytes) }
+        let request = Request(head: HTTPRequest(method: method, scheme: "http", authority: "localhost", path: uri, headerFields: headers),
+                              body: RequestBody(buffer: body ?? ByteBuffer()))
+        let context = ServerContext(source: ApplicationRequestContextSource(channel: EmbeddedChannel(), logger: Logger(label: "test")))
+        let response: Response
+        do {
+            response = try await responder.respond(to: request, context: context)
+        } catch {
+            response = Response(status: .internalServerError)
+        }
+        let collected = CollectedBody()
+        try await response.body.write(collected)
+        return TestResponse(status: response.status, headers: response.headers, body: collected.buffer.withLockedValue { $0 })
+    }
+}
+
+/// A response as the client saw it.
+struct TestResponse: Sendable {
+    let status: HTTPResponse.Status
+    let headers: HTTPFields
+    let body: ByteBuffer
+}
+
+/// A response body writer that keeps what is written.
+private struct CollectedBody: ResponseBodyWriter {
+    let buffer = NIOLockedValueBox(ByteBuffer())
+
+    func write(_ part: ByteBuffer) async throws {
+        buffer.withLockedValue { $0.writeImmutableBuffer(part) }
+    }
+
+    func finish(_ trailingHeaders: HTTPFields?) async throws {}
 }
 
 extension TestResponse {

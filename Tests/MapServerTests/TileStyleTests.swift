@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import MapFormats
 @testable import MapServer
 import MapRender

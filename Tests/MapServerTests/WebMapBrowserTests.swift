@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import MapRender
 import MapServer
 import TestSupport
@@ -76,10 +75,8 @@ final class WebMapBrowserTests: XCTestCase {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/drive_webmap.py")
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("openmapkit-webmap-screenshots")
         try? FileManager.default.removeItem(at: output)
-        let server = try TestServer.make()
-        let app = Application(router: server.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        let result = try await app.test(.live) { client in
-            let port = try XCTUnwrap(client.port)
+        let server = try TestServer.make { $0.port = 0 }
+        let result = try await TestServer.withRunningServer(server) { port in
             let arguments = [script.path, "--url", "http://localhost:\(port)/", "--out", output.path, "--chromium", chromium,
                              "--search", "Casino", "--origin", "43.7276", "7.4157"]
             // The driver blocks until the browser is done; keep it off the executor that serves the page.
