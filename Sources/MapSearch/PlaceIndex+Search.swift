@@ -302,36 +302,105 @@ extension PlaceIndex {
             guard changed else { return [] }
             words = parsed.subject
         }
-        guard let expression = MatchExpression.make(words, prefixLast: prefixLast, alternatives: alternatives) else { return [] }
+        let expansions = try prefixExpansions(db, words: words, prefixLast: prefixLast, alternatives: alternatives)
+        guard let expression = MatchExpression.make(words, prefixLast: prefixLast, alternatives: alternatives,
+                                                    expansions: expansions) else { return [] }
         // The FTS is read in rowid (= importance) order and stops early: the work is bounded
         // however many places share a common word.
         func matches(_ limit: Int) -> String {
             "SELECT \(Self.candidateColumns) FROM (SELECT rowid AS ord FROM place_fts WHERE place_fts MATCH ? ORDER BY rowid LIMIT \(limit)) f"
                 + " JOIN places p ON p.ord = f.ord WHERE 1" + kindClause(kinds)
         }
-        var rows: [Row] = []
+        let queryWords = parsed.numberFirstSubject.map { alternatives[$0] ?? TextFolding.alternatives(of: $0) }
+        let matcher = NameMatch(query: queryWords, prefixLast: prefixLast)
+        // Each place once (the region's matches are often among the others): its names are
+        // scored once, and rows are read straight off the statement without copying them.
+        var found: [Candidate] = []
+        var seen = Set<Int64>()
+        func add(_ statement: Statement, _ arguments: StatementArguments) throws {
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try rows.next() {
+                guard seen.insert(row[0]).inserted else { continue }
+                var c = Candidate(row: row)
+                c.text = matcher.quality(names: c.names) * (corrected ? 0.8 : 1)
+                found.append(c)
+            }
+        }
         if let region {
-            rows = try cachedRows(db, sql: matches(5_000) + " AND p.lat BETWEEN ? AND ? AND p.lon BETWEEN ? AND ? ORDER BY f.ord LIMIT \(Self.candidateLimit)",
-                                    arguments: [expression, region.south, region.north, region.west, region.east])
+            if let ords = try regionMatches(db, expression: expression, region: region, kinds: kinds) {
+                if !ords.isEmpty {
+                    try add(db.makeStatement(sql: "SELECT \(Self.candidateColumns) FROM places p WHERE p.ord IN ("
+                                             + ords.map(String.init).joined(separator: ",") + ") ORDER BY p.ord"), [])
+                }
+            } else {
+                try add(db.cachedStatement(sql: matches(Self.regionScanLimit) + " AND p.lat BETWEEN ? AND ? AND p.lon BETWEEN ? AND ? ORDER BY f.ord LIMIT \(Self.candidateLimit)"),
+                        [expression, region.south, region.north, region.west, region.east])
+            }
         }
         if !required {
-            rows += try cachedRows(db, sql: matches(kinds == nil ? Self.candidateLimit : 2_000) + " ORDER BY f.ord LIMIT \(Self.candidateLimit)",
-                                     arguments: [expression])
+            try add(db.cachedStatement(sql: matches(kinds == nil ? Self.candidateLimit : 2_000) + " ORDER BY f.ord LIMIT \(Self.candidateLimit)"),
+                    [expression])
         }
         if !corrected {
             // Exact names, which the importance order above may not reach when many places share the words.
             let keys = Set([parsed.subject.joined(separator: " "), parsed.numberFirstSubject.joined(separator: " ")])
-            for key in keys {
-                rows += try cachedRows(db, sql: "SELECT \(Self.candidateColumns) FROM places p WHERE p.key = ?" + kindClause(kinds)
-                                         + " ORDER BY p.importance DESC LIMIT 50", arguments: [key])
+            for key in keys.sorted() {
+                try add(db.cachedStatement(sql: "SELECT \(Self.candidateColumns) FROM places p WHERE p.key = ?" + kindClause(kinds)
+                                           + " ORDER BY p.importance DESC LIMIT 50"), [key])
             }
         }
-        let queryWords = parsed.numberFirstSubject.map { alternatives[$0] ?? TextFolding.alternatives(of: $0) }
-        return rows.map { row in
-            var c = Candidate(row: row)
-            c.text = NameMatch.quality(query: queryWords, names: c.names, prefixLast: prefixLast) * (corrected ? 0.8 : 1)
-            return c
+        return found
+    }
+
+    /// The most indexed words a typed prefix is replaced by (more, and it stays a prefix).
+    static let expansionLimit = 64
+
+    /// For each spelling of the last word, when it is a prefix longer than the FTS prefix
+    /// indexes (3 characters): the indexed words it begins, if there are 1…``expansionLimit``.
+    /// "andorra*" in Andorra ×100 begins 3 words but 63 000 documents; FTS5 reads and merges all
+    /// of them before it can return the first match in rowid order, whereas the same words as
+    /// whole terms are read lazily and skipped through (3 ms against 0.2 ms with "auditori").
+    func prefixExpansions(_ db: Database, words: [String], prefixLast: Bool,
+                          alternatives: [String: [String]]) throws -> [String: [String]] {
+        guard prefixLast, let last = words.last else { return [:] }
+        var expansions: [String: [String]] = [:]
+        for option in alternatives[last] ?? TextFolding.alternatives(of: last) where option.unicodeScalars.count > 3 {
+            let terms = try String.fetchAll(db.cachedStatement(sql: "SELECT term FROM place_terms WHERE term >= ? AND term < ? LIMIT \(Self.expansionLimit + 1)"),
+                                            arguments: [option, option + "\u{10FFFF}"])
+            if (1...Self.expansionLimit).contains(terms.count) { expansions[option] = terms }
         }
+        return expansions
+    }
+
+    /// How many full-text matches, best first, a region search looks through for ones inside the region.
+    static let regionScanLimit = 5_000
+    /// Regions holding at most this many places are searched through the set of their places.
+    static let regionSetLimit = 4_000
+
+    /// The `ord`s of the first ``candidateLimit`` of the first ``regionScanLimit`` full-text matches
+    /// that lie in `region`, found by reading the full-text rowids alone and looking each up in the set of the
+    /// region's places (from the R*Tree); nil when the region holds too many places for that.
+    /// Joining every full-text match to its place row to test its coordinate cost a random read
+    /// of `places` per match: 15 ms for a short prefix in a 2 km box of Andorra ×100, where the
+    /// box holds 75 places.
+    func regionMatches(_ db: Database, expression: String, region: Box, kinds: Set<PlaceKind>?) throws -> [Int64]? {
+        let inside = try Int64.fetchAll(db.cachedStatement(sql: """
+            SELECT p.ord FROM place_rtree r JOIN places p ON p.rowid = r.id
+            WHERE r.max_lon >= ? AND r.min_lon <= ? AND r.max_lat >= ? AND r.min_lat <= ?
+              AND p.lat BETWEEN ? AND ? AND p.lon BETWEEN ? AND ?\(kindClause(kinds)) LIMIT \(Self.regionSetLimit + 1)
+            """), arguments: [region.west, region.east, region.south, region.north, region.south, region.north, region.west, region.east])
+        guard inside.count <= Self.regionSetLimit else { return nil }
+        guard !inside.isEmpty else { return [] }
+        let places = Set(inside)
+        var chosen: [Int64] = []
+        let matches = try Int64.fetchCursor(db.cachedStatement(
+            sql: "SELECT rowid FROM place_fts WHERE place_fts MATCH ? ORDER BY rowid LIMIT \(Self.regionScanLimit)"), arguments: [expression])
+        while let ord = try matches.next() {
+            guard places.contains(ord) else { continue }
+            chosen.append(ord)
+            if chosen.count == Self.candidateLimit || chosen.count == places.count { break }
+        }
+        return chosen
     }
 
     func termExists(_ db: Database, _ word: String, prefix: Bool) throws -> Bool {
@@ -374,50 +443,142 @@ extension PlaceIndex {
 }
 
 /// How well query words match a place's names (see ``PlaceIndex`` ranking).
-enum NameMatch {
+///
+/// Works on the UTF-8 bytes of the folded names: a candidate's `names` holds every spelling of
+/// every language (fifty names for a capital), and splitting them into `Character`s for each of
+/// the few hundred candidates of a query cost more than all of the query's SQL.
+/// Writer and reader fold text the same way, so equal words are equal bytes.
+struct NameMatch {
+    /// Every query word's spellings, as ranges into `bytes`.
+    private let bytes: [UInt8]
+    private let options: [[Range<Int>]]
+    /// Offsets of the words that count (stop words are optional unless they are all there is).
+    private let significant: [Int]
+    private let prefixLast: Bool
+    private static let stopWordBytes: [[UInt8]] = TextFolding.stopWords.map { Array($0.utf8) }
+    private static let longestStopWord = stopWordBytes.map(\.count).max() ?? 0
+
+    /// `query`: per query word, the spellings it may match.
+    init(query: [[String]], prefixLast: Bool) {
+        var bytes: [UInt8] = []
+        var options: [[Range<Int>]] = []
+        for spellings in query {
+            var ranges: [Range<Int>] = []
+            for spelling in spellings {
+                let start = bytes.count
+                bytes.append(contentsOf: spelling.utf8)
+                ranges.append(start..<bytes.count)
+            }
+            options.append(ranges)
+        }
+        self.bytes = bytes
+        self.options = options
+        self.prefixLast = prefixLast
+        significant = query.indices.filter { query.count == 1 || !(query[$0].first.map(TextFolding.stopWords.contains) ?? false) }
+    }
+
     /// `query`: per query word, the spellings it may match. `names`: `|`-separated folded names.
     static func quality(query: [[String]], names: String, prefixLast: Bool) -> Double {
-        guard !query.isEmpty else { return 0 }
-        var best = 0.0
-        for name in names.split(separator: "|") {
-            let words = name.split(separator: " ")
-            guard !words.isEmpty else { continue }
-            best = max(best, quality(query: query, name: words, prefixLast: prefixLast))
-            if best >= 1 { break }
+        NameMatch(query: query, prefixLast: prefixLast).quality(names: names)
+    }
+
+    /// The best match over the `|`-separated folded `names`; at least 0.3 (every query word
+    /// matched somewhere, the full-text search said so, perhaps only in the address).
+    func quality(names: String) -> Double {
+        guard !options.isEmpty else { return 0 }
+        var text = names
+        let best = text.withUTF8 { name in
+            bytes.withUnsafeBufferPointer { query in
+                var best = 0.0
+                var words: [Range<Int>] = []
+                var significantWords: [Range<Int>] = []
+                words.reserveCapacity(16)
+                significantWords.reserveCapacity(16)
+                // A name none of whose words any query word matches (the last as a prefix) scores
+                // at most the 0.3 every candidate gets: most of a capital's fifty names, in other
+                // scripts. (Stop words count: "Sant Julià de L" ends with "Llumeneres", 0.74.)
+                var worthScoring = significant.isEmpty
+                var wordStart = 0
+                var index = 0
+                // One pass over the bytes: words end at spaces, names at bars (and at the end).
+                while index <= name.count {
+                    let byte: UInt8 = index < name.count ? name[index] : UInt8(ascii: "|")
+                    if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "|") {
+                        if index > wordStart {
+                            let word = wordStart..<index
+                            words.append(word)
+                            if !worthScoring {
+                                worthScoring = options.indices.contains { matches(query, $0, name, word, prefix: prefixLast && $0 == options.count - 1) }
+                            }
+                        }
+                        wordStart = index + 1
+                        if byte == UInt8(ascii: "|"), !words.isEmpty {
+                            if worthScoring {
+                                best = max(best, quality(query: query, name: name, words: words, significantWords: &significantWords))
+                                if best >= 1 { break }
+                            }
+                            words.removeAll(keepingCapacity: true)
+                            worthScoring = significant.isEmpty
+                        }
+                    }
+                    index += 1
+                }
+                return best
+            }
         }
-        // Every query word matched somewhere (the FTS said so), perhaps only in the address.
         return max(best, 0.3)
     }
 
-    static func quality(query: [[String]], name: [Substring], prefixLast: Bool) -> Double {
-        func matches(_ options: [String], _ word: Substring, prefix: Bool) -> Bool {
-            options.contains { prefix ? word.hasPrefix($0) : word == $0 }
+    private func matches(_ query: UnsafeBufferPointer<UInt8>, _ word: Int, _ name: UnsafeBufferPointer<UInt8>,
+                         _ range: Range<Int>, prefix: Bool) -> Bool {
+        for option in options[word] {
+            let length = option.count
+            guard prefix ? range.count >= length : range.count == length else { continue }
+            if length == 0 { return true }
+            // Most words differ in their first byte: no call for those.
+            if query[option.lowerBound] == name[range.lowerBound], memcmp(query.baseAddress! + option.lowerBound, name.baseAddress! + range.lowerBound, length) == 0 {
+                return true
+            }
         }
-        let lastIndex = query.count - 1
+        return false
+    }
+
+    private static func isStopWord(_ name: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard range.count <= longestStopWord else { return false }
+        return stopWordBytes.contains { stop in
+            stop.count == range.count && stop.withUnsafeBufferPointer { memcmp($0.baseAddress!, name.baseAddress! + range.lowerBound, stop.count) == 0 }
+        }
+    }
+
+    /// `significantWords` is scratch space, kept between calls.
+    private func quality(query: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>, words: [Range<Int>],
+                         significantWords: inout [Range<Int>]) -> Double {
+        let count = options.count
+        let lastIndex = count - 1
         // Exact: same words in the same order.
-        if name.count == query.count,
-           zip(query, name).enumerated().allSatisfy({ matches($0.element.0, $0.element.1, prefix: false) }) {
+        if words.count == count, (0..<count).allSatisfy({ matches(query, $0, name, words[$0], prefix: false) }) {
             return 1
         }
-        let significant = query.enumerated().filter { !TextFolding.stopWords.contains($0.element[0]) || query.count == 1 }
-        let nameSignificant = name.filter { !TextFolding.stopWords.contains(String($0)) }
+        significantWords.removeAll(keepingCapacity: true)
+        for word in words where !Self.isStopWord(name, word) { significantWords.append(word) }
+        let nameSignificant = significantWords
         if significant.count == nameSignificant.count,
-           zip(significant, nameSignificant).allSatisfy({ matches($0.0.element, $0.1, prefix: prefixLast && $0.0.offset == lastIndex) }) {
+           zip(significant, nameSignificant).allSatisfy({ matches(query, $0.0, name, $0.1, prefix: prefixLast && $0.0 == lastIndex) }) {
             return prefixLast ? 0.97 : 0.95
         }
         let extra = Double(max(0, nameSignificant.count - significant.count))
         // Starts with the query.
-        if name.count >= query.count,
-           query.enumerated().allSatisfy({ matches($0.element, name[$0.offset], prefix: prefixLast && $0.offset == lastIndex) }) {
+        if words.count >= count,
+           (0..<count).allSatisfy({ matches(query, $0, name, words[$0], prefix: prefixLast && $0 == lastIndex) }) {
             return 0.9 - min(0.1, 0.01 * extra)
         }
         // The whole name, then (or after) words of its address, which the full-text match found in
         // its context: "Dorfstrasse Triesen", "Kirchstrasse Ruggell", "Vaduz Liechtenstein".
-        if name.count < query.count, !nameSignificant.isEmpty {
-            let k = name.count
-            let leading = zip(query.prefix(k), name).allSatisfy { matches($0.0, $0.1, prefix: false) }
-            let trailing = zip(query.suffix(k), name).enumerated().allSatisfy {
-                matches($0.element.0, $0.element.1, prefix: prefixLast && $0.offset == k - 1)
+        if words.count < count, !nameSignificant.isEmpty {
+            let k = words.count
+            let leading = (0..<k).allSatisfy { matches(query, $0, name, words[$0], prefix: false) }
+            let trailing = leading || (0..<k).allSatisfy {
+                matches(query, count - k + $0, name, words[$0], prefix: prefixLast && $0 == k - 1)
             }
             // Just below "every word in the name": a place whose whole name is the query wins.
             if leading || trailing { return 0.74 }
@@ -425,9 +586,9 @@ enum NameMatch {
         // Every significant word somewhere in the name.
         var hits = 0
         var prefixOnly = false
-        for (offset, options) in significant {
-            if name.contains(where: { matches(options, $0, prefix: false) }) { hits += 1 }
-            else if prefixLast, offset == lastIndex, name.contains(where: { matches(options, $0, prefix: true) }) {
+        for offset in significant {
+            if words.contains(where: { matches(query, offset, name, $0, prefix: false) }) { hits += 1 }
+            else if prefixLast, offset == lastIndex, words.contains(where: { matches(query, offset, name, $0, prefix: true) }) {
                 hits += 1; prefixOnly = true
             }
         }

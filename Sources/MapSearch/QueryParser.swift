@@ -87,7 +87,13 @@ enum MatchExpression {
     /// All `words` must match (stop words are optional unless they are all there is);
     /// `prefixLast` lets the last word match as a prefix. `alternatives` overrides the
     /// spellings a word may match (typo corrections).
-    static func make(_ words: [String], prefixLast: Bool, alternatives: [String: [String]] = [:]) -> String? {
+    ///
+    /// `expansions` gives, for a spelling of the last word, the indexed words it begins (see
+    /// ``PlaceIndex/prefixExpansions(_:words:prefixLast:alternatives:)``): they are matched as
+    /// whole words instead of as a prefix, which FTS5 answers by merging the document lists of
+    /// every word the prefix begins, in full, before the first row.
+    static func make(_ words: [String], prefixLast: Bool, alternatives: [String: [String]] = [:],
+                     expansions: [String: [String]] = [:]) -> String? {
         var kept = words.enumerated().filter { !TextFolding.stopWords.contains($0.element) || $0.offset == words.count - 1 && prefixLast }
         if kept.isEmpty { kept = Array(words.enumerated()) }
         var parts: [String] = []
@@ -95,7 +101,9 @@ enum MatchExpression {
             let prefix = prefixLast && offset == words.count - 1
             var options = alternatives[word] ?? TextFolding.alternatives(of: word)
             if options.isEmpty { options = [word] }
-            let terms = options.map { quote($0) + (prefix ? "*" : "") }
+            let terms = options.flatMap { option in
+                prefix ? expansions[option].map { $0.map(quote) } ?? [quote(option) + "*"] : [quote(option)]
+            }
             parts.append(terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " OR ") + ")")
         }
         return parts.isEmpty ? nil : parts.joined(separator: " AND ")

@@ -3,7 +3,7 @@ import MapImport
 import MapSearch
 import TestSupport
 
-/// `OpenMapKitBenchmarks search BUNDLE... [--suite NAME] [--runs N] [--slowest N] [--json]`: the search figures
+/// `OpenMapKitBenchmarks search BUNDLE... [--suite NAME] [--runs N] [--slowest N] [--json] [--query TEXT]...`: the search figures
 /// `Benchmarks/compare-search.py` reports, in process, over the relevance suite's queries
 /// (Tests/MapSearchTests/Relevance). For each bundle:
 /// - the index: size of `places.sqlite` and the import phase that built it, against the whole import;
@@ -23,6 +23,7 @@ func runSearchBenchmarks(arguments: [String]) throws {
     var suiteName: String?
     var runs = 5
     var slowest = 0
+    var queries: [String] = []
     var json = false
     var index = 0
     while index < arguments.count {
@@ -34,6 +35,9 @@ func runSearchBenchmarks(arguments: [String]) throws {
         case "--runs" where index + 1 < arguments.count:
             index += 1
             runs = max(1, Int(arguments[index]) ?? runs)
+        case "--query" where index + 1 < arguments.count:
+            index += 1
+            queries.append(arguments[index])
         case "--slowest" where index + 1 < arguments.count:
             index += 1
             slowest = max(0, Int(arguments[index]) ?? 0)
@@ -42,7 +46,11 @@ func runSearchBenchmarks(arguments: [String]) throws {
         index += 1
     }
     guard !bundles.isEmpty else {
-        throw SearchBenchError("usage: OpenMapKitBenchmarks search BUNDLE... [--suite NAME] [--runs N] [--slowest N] [--json]")
+        throw SearchBenchError("usage: OpenMapKitBenchmarks search BUNDLE... [--suite NAME] [--runs N] [--slowest N] [--json] [--query TEXT]...")
+    }
+    if !queries.isEmpty {
+        for path in bundles { try timeQueries(queries, bundlePath: path, runs: runs) }
+        return
     }
     var reports: [SearchBenchReport] = []
     for path in bundles {
@@ -54,6 +62,33 @@ func runSearchBenchmarks(arguments: [String]) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         print(String(decoding: try encoder.encode(reports), as: UTF8.self))
+    }
+}
+
+/// `--query TEXT` (repeatable): each text's search and completion times on each bundle, median
+/// and max over the runs after a warm-up, and how many results came back; for looking at one
+/// slow query.
+private func timeQueries(_ texts: [String], bundlePath: String, runs: Int) throws {
+    let bundle = try MapBundle(url: URL(fileURLWithPath: bundlePath))
+    let index = try PlaceIndex(url: bundle.placesURL)
+    print(bundle.url.lastPathComponent)
+    for text in texts {
+        var query = PlaceQuery(text: text)
+        query.limit = 10
+        var line = "  \"\(text)\""
+        for (name, body) in [("search", { try index.search(query).count }),
+                             ("complete", { try index.complete(query, includeQuerySuggestions: true).count })] as [(String, () throws -> Int)] {
+            var found = try body()
+            var samples: [Double] = []
+            for _ in 0..<max(1, runs) {
+                let start = DispatchTime.now().uptimeNanoseconds
+                found = try body()
+                samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+            let figures = LatencyFigures(samples: samples)
+            line += String(format: "  %@ %d results, median %.3f ms, max %.3f ms", name, found, figures.medianMs, figures.maxMs)
+        }
+        print(line)
     }
 }
 

@@ -113,6 +113,63 @@ final class MonacoSearchTests: XCTestCase {
         XCTAssertFalse(try index().search(PlaceQuery(text: "🎰 casino 🎰")).isEmpty)
     }
 
+    /// Addresses and names the data does not have find nothing, typo correction included (it
+    /// rewrites each unknown word to indexed words one or two edits away and tries again), while a
+    /// misspelt real street still answers. (MKGeocodingRequest then retries without the house
+    /// numbers, streets only; OpenMapKitTests cover that.)
+    func testUnknownAddressesFindNothing() throws {
+        let unknown = ["Qwxzv Plkjhg Zzyzx", "qqqxxzzv wwwkkj", "99 Rue Qwxzv", "Zzyzx Road 12 in Qwxzv",
+                       "12 Xkqwrtz Boulevard, 98000 Monaco", "Avenue Qwxzvbnm 26", "Wxqzq"]
+        for text in unknown {
+            XCTAssertEqual(try index().search(PlaceQuery(text: text)).map(\.record.id), [], text)
+            XCTAssertEqual(try index().complete(PlaceQuery(text: text), includeQuerySuggestions: false).compactMap(\.record?.id), [], text)
+        }
+        XCTAssertEqual(try index().search(PlaceQuery(text: "Avenue de la Cotsa")).first?.record.name, "Avenue de la Costa")
+    }
+
+    /// A long typed prefix is matched as the indexed words it begins, which FTS5 reads lazily
+    /// instead of merging every list first: the same places, in the same order.
+    func testPrefixExpansionMatchesWhatThePrefixMatches() throws {
+        let index = try index()
+        for text in ["casi", "boulev", "prin", "avenue de la cost", "monte-carl", "qwxz"] {
+            let words = try XCTUnwrap(ParsedQuery(text)).subject
+            let (expansions, asPrefix, expanded) = try index.read { db in
+                let expansions = try index.prefixExpansions(db, words: words, prefixLast: true, alternatives: [:])
+                let sql = "SELECT rowid FROM place_fts WHERE place_fts MATCH ? ORDER BY rowid"
+                return (expansions,
+                        try Int64.fetchAll(db, sql: sql, arguments: [MatchExpression.make(words, prefixLast: true)]),
+                        try Int64.fetchAll(db, sql: sql, arguments: [MatchExpression.make(words, prefixLast: true, expansions: expansions)]))
+            }
+            XCTAssertEqual(expanded, asPrefix, text)
+            if text == "qwxz" {
+                XCTAssertTrue(expansions.isEmpty && asPrefix.isEmpty)
+            } else {
+                XCTAssertFalse(asPrefix.isEmpty, text)
+                XCTAssertFalse(expansions.isEmpty, text)
+            }
+        }
+    }
+
+    /// The two ways a region search finds its full-text matches give the same places: through
+    /// the set of the region's places (R*Tree), and by joining each match to its row.
+    func testRegionMatchesAgreeWithTheJoin() throws {
+        let index = try index()
+        let region = Box(around: CLLocationCoordinate2D(latitude: 43.7384, longitude: 7.4246), meters: 700)
+        for text in ["a", "re", "casino", "avenue", "rue gr"] {
+            let expression = try XCTUnwrap(MatchExpression.make(try XCTUnwrap(ParsedQuery(text)).subject, prefixLast: true))
+            let (viaSet, viaJoin) = try index.read { db in
+                (try index.regionMatches(db, expression: expression, region: region, kinds: nil),
+                 try Int64.fetchAll(db, sql: """
+                    SELECT p.ord FROM (SELECT rowid AS ord FROM place_fts WHERE place_fts MATCH ? ORDER BY rowid LIMIT \(PlaceIndex.regionScanLimit)) f
+                    JOIN places p ON p.ord = f.ord WHERE p.lat BETWEEN ? AND ? AND p.lon BETWEEN ? AND ?
+                    ORDER BY f.ord LIMIT \(PlaceIndex.candidateLimit)
+                    """, arguments: [expression, region.south, region.north, region.west, region.east]))
+            }
+            XCTAssertEqual(viaSet, viaJoin, text)
+            XCTAssertFalse(viaJoin.isEmpty, text)
+        }
+    }
+
     /// The rest of the issue's bad-input list: "near"/"in" with nothing around them, bare FTS5
     /// operators, numbers longer than any house number, limits out of range, and the largest
     /// region there is.
