@@ -14,9 +14,9 @@ public final class MKAddress: NSObject, @unchecked Sendable {
 
     /// Nil when `fullAddress` is empty or blank, as MapKit's initialiser is.
     public init?(fullAddress: String, shortAddress: String?) {
-        guard !fullAddress.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        guard !fullAddress.isBlank else { return nil }
         self.fullAddress = fullAddress
-        self.shortAddress = shortAddress.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        self.shortAddress = shortAddress.flatMap { $0.isBlank ? nil : $0 }
         super.init()
     }
 
@@ -132,7 +132,7 @@ struct PostalAddress: Hashable, Sendable {
          locality: String? = nil, subAdministrativeArea: String? = nil, administrativeArea: String? = nil,
          country: String? = nil, countryCode: String? = nil) {
         func clean(_ value: String?) -> String? {
-            guard let value = value?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+            guard let value = value?.trimmingWhitespace(), !value.isEmpty else { return nil }
             return value
         }
         self.houseNumber = clean(houseNumber)

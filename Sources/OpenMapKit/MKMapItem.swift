@@ -89,7 +89,7 @@ open class MKMapItem: NSObject, @unchecked Sendable {
         public let rawValue: String
         /// Nil for an empty or blank string, which names no place.
         public init?(rawValue: String) {
-            guard !rawValue.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+            guard !rawValue.isBlank else { return nil }
             self.rawValue = rawValue
         }
         public var description: String { rawValue }

@@ -221,7 +221,7 @@ extension MKMapItem {
 
     /// OSM `website=` values often lack a scheme ("www.example.mc"): those get https.
     static func websiteURL(_ value: String) -> URL? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingWhitespace()
         guard !trimmed.isEmpty, !trimmed.contains(" ") else { return nil }
         let text = trimmed.contains("://") ? trimmed : "https://" + trimmed
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),

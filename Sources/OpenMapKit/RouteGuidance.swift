@@ -275,17 +275,9 @@ enum RouteGuidance {
 
     /// The name a traveller sees on the signs: the street name, else the road number.
     static func displayName(_ segment: RouteSegment) -> String? {
-        if let name = segment.name.map(trimmed), !name.isEmpty { return name }
-        if let ref = segment.ref.map(trimmed), !ref.isEmpty { return ref }
+        if let name = segment.name?.trimmingWhitespace(), !name.isEmpty { return name }
+        if let ref = segment.ref?.trimmingWhitespace(), !ref.isEmpty { return ref }
         return nil
-    }
-
-    /// `text` without surrounding blanks. Names are nearly always clean already, and Foundation's
-    /// trimming on Linux cost a noticeable part of building a route's steps.
-    private static func trimmed(_ text: String) -> String {
-        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
-              first.properties.isWhitespace || last.properties.isWhitespace else { return text }
-        return text.trimmingCharacters(in: .whitespaces)
     }
 
     static func notice(for segment: RouteSegment) -> String? {
