@@ -148,8 +148,16 @@ final class OSMPBFTests: XCTestCase {
         return bytes
     }
 
+    /// Where this process's test files go; removed when the tests of this class are done.
+    static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("OSMPBFTests-\(getpid())")
+
+    override class func tearDown() {
+        try? FileManager.default.removeItem(at: folder)
+        super.tearDown()
+    }
+
     func temporaryFile(_ bytes: [UInt8], _ name: String = "case.osm.pbf") throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("OSMPBFTests-\(getpid())")
+        let folder = Self.folder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent(name)
         try Data(bytes).write(to: url)

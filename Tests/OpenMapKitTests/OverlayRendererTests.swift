@@ -24,6 +24,7 @@ final class OverlayRendererTests: XCTestCase {
     func blankBase() throws -> MKTileOverlay {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blank-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         let canvas = try RenderCanvas(width: 4, height: 4)
         canvas.fill(.white)
         try Data(canvas.pngData()).write(to: folder.appendingPathComponent("blank.png"))

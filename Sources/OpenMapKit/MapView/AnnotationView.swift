@@ -137,8 +137,9 @@ open class MKAnnotationView {
     /// Sets the drag state.
     open func setDragState(_ newDragState: DragState, animated: Bool) { storedDragState = newDragState }
 
-    /// The priority used when views collide; `required` views are always shown. (Kept for the
-    /// decluttering and clustering passes; the map view does not hide colliding views yet.)
+    /// The priority used when views collide; `required` views are always shown. Clustering
+    /// lets the higher priorities gather their neighbours first. (The map view does not yet hide
+    /// colliding views that do not cluster.)
     open var displayPriority = MKFeatureDisplayPriority.required
     /// The drawing order when not selected.
     open var zPriority = MKAnnotationViewZPriority.defaultUnselected
@@ -147,10 +148,13 @@ open class MKAnnotationView {
     /// How the view's frame collides with other views.
     open var collisionMode = CollisionMode.rectangle
 
-    /// Views sharing a non-nil identifier may be grouped into one cluster when they overlap.
-    /// (Kept for the clustering pass, which is not wired into the map view yet.)
+    /// Views sharing a non-nil identifier are grouped into one ``MKClusterAnnotation`` when
+    /// they come close on screen (``MKMapView/clusteringRadius``); nil never clusters. The map
+    /// reads it when the view is shown and at every later update, so it may be set in the
+    /// delegate's `viewFor`, by the view's class, or afterwards.
     open var clusteringIdentifier: String?
-    /// The cluster view that stands in for this view while it is clustered.
+    /// The cluster view that stands in for this view while it is clustered (nil while the
+    /// cluster is off screen); the map view sets it.
     open weak var cluster: MKAnnotationView?
 
     /// A view for `annotation`, queued under `reuseIdentifier` when it leaves the screen.

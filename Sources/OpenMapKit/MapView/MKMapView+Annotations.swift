@@ -36,7 +36,7 @@ extension MKMapView {
     // MARK: - Adding and removing
 
     /// The annotations on the map, in the order added (the user-location annotation included
-    /// while it is shown).
+    /// while it is shown). The clusters the map makes are not in it (see ``clusterAnnotations``).
     public var annotations: [any MKAnnotation] { annotationStore.list }
 
     /// Adds an annotation; adding one already on the map does nothing. If it is on screen, its
@@ -66,9 +66,12 @@ extension MKMapView {
             if let selected = selectedAnnotation, annotations.contains(where: { $0 === selected }), annotationStore.contains(selected) {
                 deselectAnnotation(selected, animated: false)
             }
-            for annotation in annotationStore.remove(annotations) {
+            let removed = annotationStore.remove(annotations)
+            for annotation in removed {
                 if let view = annotationViews.removeValue(forKey: ObjectIdentifier(annotation)) { enqueueForReuse(view) }
             }
+            // Clusters with removed members are recomputed at once.
+            if forgetClusterKeys(of: removed) { updateVisibleContent() }
         }
     }
 
@@ -212,9 +215,9 @@ extension MKMapView {
             annotationViews[id] = view
             added.append(view)
         }
-        // Clustering plugs in here (not yet wired): views sharing a clusteringIdentifier whose
-        // frames overlap are to be replaced by the view of an MKClusterAnnotation made by the
-        // delegate's clusterAnnotationForMemberAnnotations, recomputed when the zoom changes.
+        // Views sharing a clusteringIdentifier that are close on screen give way to the view of
+        // their MKClusterAnnotation (MKMapView+Clustering.swift).
+        updateClusters(added: &added)
         if !added.isEmpty { delegate?.mapView(self, didAdd: added) }
     }
 
@@ -247,14 +250,16 @@ extension MKMapView {
     /// Selects an annotation: the previous selection is deselected first, then `didSelect` is
     /// called with its view and then with the annotation. As in MapKit, an annotation that is not
     /// on the map, or has no view because it is off screen, is not selected; selecting the
-    /// selected annotation does nothing.
+    /// selected annotation does nothing. A cluster the map shows (``clusterAnnotations``) can be
+    /// selected; an annotation drawn as part of a cluster cannot (select its cluster).
     public func selectAnnotation(_ annotation: any MKAnnotation, animated: Bool) {
-        guard annotationStore.contains(annotation), !(selectedAnnotation === annotation),
-              let view = annotationViews[ObjectIdentifier(annotation)] else { return }
+        guard annotationStore.contains(annotation) || isKnownCluster(annotation), !isClusteredMember(annotation),
+              !(selectedAnnotation === annotation), let view = annotationViews[ObjectIdentifier(annotation)] else { return }
         withCallbacks {
             if let previous = selectedAnnotation { deselectAnnotation(previous, animated: animated) }
             // A deselect callback may have changed things: select only if still possible.
-            guard selectedAnnotation == nil, annotationStore.contains(annotation), annotationViews[ObjectIdentifier(annotation)] === view else { return }
+            guard selectedAnnotation == nil, annotationStore.contains(annotation) || isKnownCluster(annotation), !isClusteredMember(annotation),
+                  annotationViews[ObjectIdentifier(annotation)] === view else { return }
             selectedAnnotation = annotation
             view.setSelected(true, animated: animated)
             delegate?.mapView(self, didSelect: view)
@@ -273,7 +278,7 @@ extension MKMapView {
             if let view { delegate?.mapView(self, didDeselect: view) }
             delegate?.mapView(self, didDeselect: annotation)
             // Its view may have stayed only because it was selected.
-            if let view, annotationStore.contains(annotation), !isOnScreen(annotation),
+            if let view, annotationStore.contains(annotation) || isKnownCluster(annotation), !isOnScreen(annotation),
                annotationViews[ObjectIdentifier(annotation)] === view, !(selectedAnnotation === annotation) {
                 annotationViews[ObjectIdentifier(annotation)] = nil
                 enqueueForReuse(view)

@@ -137,6 +137,8 @@ extension MKMapView {
     public func annotationView(at point: CGPoint) -> MKAnnotationView? {
         var best: (view: MKAnnotationView, z: Float, y: CGFloat)?
         for (_, view) in annotationViews where view.isEnabled && !view.isHidden && view.alpha > 0 {
+            // A clustered annotation's view is not drawn: its cluster's view takes the taps.
+            if let annotation = view.annotation, isClusteredMember(annotation) { continue }
             guard let frame = frame(of: view), frame.contains(point) else { continue }
             let z = view.isSelected ? view.selectedZPriority.rawValue : view.zPriority.rawValue
             if best == nil || z > best!.z || (z == best!.z && frame.maxY > best!.y) { best = (view, z, frame.maxY) }

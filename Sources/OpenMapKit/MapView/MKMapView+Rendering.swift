@@ -95,12 +95,14 @@ extension MKMapView {
             options.addOverlay(renderer, level: overlayLists[0].contains(where: { $0 === overlay }) ? .aboveRoads : .aboveLabels)
         }
         var markers: [MarkerItem] = [], images: [AnnotationItem] = []
-        for annotation in annotationStore.list {
+        // Clusters are drawn after (above) the annotations, whose clustered members are left out.
+        for annotation in annotationStore.list + clusterAnnotations.map({ $0 as any MKAnnotation }) {
             if annotation is MKUserLocation {
                 if showsUserLocation, annotationViews[ObjectIdentifier(annotation)] != nil { options.userLocation = annotation.coordinate }
                 continue
             }
-            guard let view = annotationViews[ObjectIdentifier(annotation)], !view.isHidden, view.alpha > 0 else { continue }
+            guard let view = annotationViews[ObjectIdentifier(annotation)], !view.isHidden, view.alpha > 0,
+                  !isClusteredMember(annotation) else { continue }
             if let marker = view as? MKMarkerAnnotationView {
                 var item = MarkerItem(annotation: annotation)
                 item.tint = marker.effectiveTint.renderColor

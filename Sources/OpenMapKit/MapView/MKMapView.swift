@@ -29,6 +29,11 @@ import MapGeometry
 /// nothing (no annotation views, no renderers); a region or rectangle set then is kept and fitted
 /// when the frame gets a size, as MapKit does for a view that is not laid out yet.
 ///
+/// **Clustering.** Annotations whose views share a ``MKAnnotationView/clusteringIdentifier`` and
+/// come within ``clusteringRadius`` points of each other are shown as one ``MKClusterAnnotation``
+/// (from the delegate's `clusterAnnotationForMemberAnnotations`) with a view of its own; see
+/// MKMapView+Clustering.swift. Clusters change with the whole zoom level, not with panning.
+///
 /// **Animations** run on ``clock``: an animated change starts at once and moves each time the
 /// driver calls ``advanceAnimations()``; ``isAnimating`` says whether it should keep calling.
 ///
@@ -73,6 +78,8 @@ public final class MKMapView {
     var gestureState = MapViewGestureState()
     var dragState: MapViewDragState?
     var renderState = MapViewRenderState()
+    var clusterState = MapViewClusterState()
+    var clusterRadius = MKMapView.defaultClusteringRadius
 
     /// The default duration of an animated camera change, in seconds.
     public static let defaultAnimationDuration: TimeInterval = 0.35

@@ -13,6 +13,9 @@ import Foundation
 ///   (`rendererFor` each, then one `didAdd` renderers) → `regionDidChangeAnimated`;
 /// - adding annotations or overlays that are on screen: `viewFor`/`rendererFor` each, then one
 ///   `didAdd` for the batch;
+/// - clustering, within the same pass: after the annotations' `viewFor`s,
+///   `clusterAnnotationForMemberAnnotations` for each new cluster, then `viewFor` each cluster
+///   coming on screen; the one `didAdd` lists the annotations' views, then the clusters';
 /// - selection: `didDeselect` of the previously selected annotation (view, then annotation), then
 ///   `didSelect` (view, then annotation);
 /// - loading and rendering: `mapViewWillStartLoadingMap` → `mapViewDidFinishLoadingMap` or
