@@ -374,16 +374,26 @@ extension PlaceIndex {
 
     /// How many full-text matches, best first, a region search looks through for ones inside the region.
     static let regionScanLimit = 5_000
+    /// Up to this many full-text matches, a region search checks each against the region
+    /// instead of listing the places inside it.
+    static let fewMatches = 1_000
     /// Regions holding at most this many places are searched through the set of their places.
     static let regionSetLimit = 4_000
 
     /// The `ord`s of the first ``candidateLimit`` of the first ``regionScanLimit`` full-text matches
     /// that lie in `region`, found by reading the full-text rowids alone and looking each up in the set of the
-    /// region's places (from the R*Tree); nil when the region holds too many places for that.
+    /// region's places (from the R*Tree); nil when the words match few places or the region holds
+    /// too many, for which testing each match's coordinate is cheaper.
     /// Joining every full-text match to its place row to test its coordinate cost a random read
     /// of `places` per match: 15 ms for a short prefix in a 2 km box of Andorra ×100, where the
     /// box holds 75 places.
-    func regionMatches(_ db: Database, expression: String, region: Box, kinds: Set<PlaceKind>?) throws -> [Int64]? {
+    func regionMatches(_ db: Database, expression: String, region: Box, kinds: Set<PlaceKind>?,
+                       fewMatches: Int = PlaceIndex.fewMatches) throws -> [Int64]? {
+        // A word few places have: checking each of its places against the region is cheaper than
+        // listing the region's places (a category word over all of Monaco read 3,000 rows).
+        let few = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM place_fts WHERE place_fts MATCH ? LIMIT ?"),
+                                     arguments: [expression, fewMatches + 1])
+        guard few.count > fewMatches else { return nil }
         let inside = try Int64.fetchAll(db.cachedStatement(sql: """
             SELECT p.ord FROM place_rtree r JOIN places p ON p.rowid = r.id
             WHERE r.max_lon >= ? AND r.min_lon <= ? AND r.max_lat >= ? AND r.min_lat <= ?

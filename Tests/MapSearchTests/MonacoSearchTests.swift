@@ -157,8 +157,11 @@ final class MonacoSearchTests: XCTestCase {
         let region = Box(around: CLLocationCoordinate2D(latitude: 43.7384, longitude: 7.4246), meters: 700)
         for text in ["a", "re", "casino", "avenue", "rue gr"] {
             let expression = try XCTUnwrap(MatchExpression.make(try XCTUnwrap(ParsedQuery(text)).subject, prefixLast: true))
-            let (viaSet, viaJoin) = try index.read { db in
-                (try index.regionMatches(db, expression: expression, region: region, kinds: nil),
+            // Monaco's words have fewer places than the threshold: lower it so the set is used,
+            // and check that the default leaves these to the join.
+            let (viaSet, viaDefault, viaJoin) = try index.read { db in
+                (try index.regionMatches(db, expression: expression, region: region, kinds: nil, fewMatches: 0),
+                 try index.regionMatches(db, expression: expression, region: region, kinds: nil),
                  try Int64.fetchAll(db, sql: """
                     SELECT p.ord FROM (SELECT rowid AS ord FROM place_fts WHERE place_fts MATCH ? ORDER BY rowid LIMIT \(PlaceIndex.regionScanLimit)) f
                     JOIN places p ON p.ord = f.ord WHERE p.lat BETWEEN ? AND ? AND p.lon BETWEEN ? AND ?
@@ -166,6 +169,7 @@ final class MonacoSearchTests: XCTestCase {
                     """, arguments: [expression, region.south, region.north, region.west, region.east]))
             }
             XCTAssertEqual(viaSet, viaJoin, text)
+            XCTAssertNil(viaDefault, text)
             XCTAssertFalse(viaJoin.isEmpty, text)
         }
     }
