@@ -56,6 +56,8 @@ let package = Package(
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "Logging", package: "swift-log")],
                 resources: [.copy("WebMap")]),
+        // SDL2 (libsdl2-dev): the window of `openmapkit view`.
+        .systemLibrary(name: "CSDL2", path: "Sources/CSDL2", providers: [.apt(["libsdl2-dev"])]),
         // The command line.
         .executableTarget(
             name: "openmapkit",
@@ -67,6 +69,7 @@ let package = Package(
                 "MapSearch",
                 "MapRouting",
                 "MapServer",
+                "CSDL2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -5,7 +5,7 @@ struct OpenMapKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "openmapkit",
         abstract: "MapKit for Linux: map geometry, and (as they land) import, tiles, search and directions.",
-        subcommands: [ImportCommand.self, ServeCommand.self, TilesCommand.self, SnapshotCommand.self, RenderCommand.self, SearchCommand.self, GeocodeCommand.self, ReverseCommand.self, RouteCommand.self, ETACommand.self, OSMCommand.self, RegionCommand.self, GeodesicCommand.self, MapPointCommand.self]
+        subcommands: [ImportCommand.self, ServeCommand.self, ViewCommand.self, TilesCommand.self, SnapshotCommand.self, RenderCommand.self, SearchCommand.self, GeocodeCommand.self, ReverseCommand.self, RouteCommand.self, ETACommand.self, OSMCommand.self, RegionCommand.self, GeodesicCommand.self, MapPointCommand.self]
     )
 }
 

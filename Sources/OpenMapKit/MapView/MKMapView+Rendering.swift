@@ -1,16 +1,18 @@
-// MKMapView's frame: the map drawn through the snapshot path, with the overlays that have
+// MKMapView's frame: the map drawn as a snapshot is, but with style renderers kept from frame to
+// frame (their decoded tiles, shaped labels, sprites and fonts), with the overlays that have
 // renderers and the annotation views on screen, and the loading and rendering callbacks.
 
 import Foundation
 import MapGeometry
 import MapRender
+import MapStyle
 
 extension MKMapView {
     /// Where the map's data comes from (an OpenMapKit addition); nil uses
     /// ``MapDataSource/default`` (set in code or from `OPENMAPKIT_BUNDLE`).
     public var dataSource: MapDataSource? {
         get { renderState.dataSource }
-        set { renderState.dataSource = newValue; renderState.loadedKey = nil }
+        set { renderState.dataSource = newValue; renderState.loadedKey = nil; renderState.rendererCache = nil }
     }
 
     /// Device pixels per point of ``render()``'s image (default 1; non-finite or out of 0 … 8 is 1).
@@ -39,11 +41,11 @@ extension MKMapView {
         let options = snapshotOptions()
         let key = loadKey()
         let loads = renderState.loadedKey != key
-        var result: Result<MKMapSnapshotter.Snapshot, any Error> = .failure(MKError(.unknown))
+        var result: Result<UIImage, any Error> = .failure(MKError(.unknown))
         withCallbacks {
             if loads { delegate?.mapViewWillStartLoadingMap(self) }
             delegate?.mapViewWillStartRenderingMap(self)
-            result = Result { try SnapshotEngine.render(options: options, dataSource: renderState.dataSource) }
+            result = Result { try renderFrame(options) }
             switch result {
             case .success:
                 if loads {
@@ -57,11 +59,62 @@ extension MKMapView {
                 delegate?.mapViewDidFinishRenderingMap(self, fullyRendered: false)
             }
         }
-        let image = try result.get().image
+        let image = try result.get()
         if let callout = selectedCallout() {
             MapViewCallout.draw(title: callout.title, subtitle: callout.subtitle, pointingAt: callout.anchor, on: image.canvas)
         }
         return image
+    }
+
+    /// Draws one frame with the style renderers kept from earlier frames (see
+    /// ``MapViewRendererCache``); what the kept renderers cannot draw (a style file, an overlay
+    /// that replaces the map) goes through the snapshot engine, as a snapshot would be drawn.
+    private func renderFrame(_ options: MKMapSnapshotter.Options) throws -> UIImage {
+        guard options.styleURL == nil, !options.overlays.contains(where: { $0.renderer.overlay.canReplaceMapContent }) else {
+            renderState.rendererCache = nil
+            return try SnapshotEngine.render(options: options, dataSource: renderState.dataSource).image
+        }
+        let dataSource = try renderState.dataSource ?? MapDataSource.resolved()
+        let scale = Double(options.scale)
+        // What the style and the loader depend on; the scale only matters to imagery tiles' paths.
+        let key = [String(describing: ObjectIdentifier(dataSource)), String(describing: ObjectIdentifier(options.preferredConfiguration)),
+                   options.effectivePointOfInterestFilter.map { String(describing: ObjectIdentifier($0)) } ?? "-",
+                   "\(options.showsBuildings)", "\(options.isDark)", dataSource.imagery == nil ? "" : "\(scale)"].joined(separator: "|")
+        if renderState.rendererCache?.key != key {
+            let style = try SnapshotEngine.makeStyle(options: options, dataSource: dataSource)
+            let loader = SnapshotEngine.makeLoader(style: style, dataSource: dataSource, scale: scale, styleURL: nil)
+            renderState.rendererCache = MapViewRendererCache(key: key, style: style, loader: loader,
+                                                             keeping: [options.preferredConfiguration, options.effectivePointOfInterestFilter])
+        }
+        let cache = renderState.rendererCache!
+        let viewport = options.viewport
+        let reserved = AnnotationDrawing.reservedAreas(markers: options.markers, annotations: options.customAnnotations,
+                                                       showTitles: options.showsAnnotationTitles, viewport: viewport)
+        let below = options.overlays.filter { $0.level == .aboveRoads }.map(\.renderer)
+        let above = options.overlays.filter { $0.level == .aboveLabels }.map(\.renderer)
+        func draw(_ renderer: StyleRenderer) throws -> RenderCanvas {
+            renderer.reservedLabelAreas = reserved
+            do {
+                return try renderer.render(center: viewport.centerCoordinate, zoom: viewport.zoomLevel, bearing: viewport.heading,
+                                           width: Double(options.size.width), height: Double(options.size.height), pixelRatio: scale)
+            } catch {
+                throw MKError(.serverFailure, reason: "cannot draw the map: \(error.description)")
+            }
+        }
+        let canvas: RenderCanvas
+        if below.isEmpty {
+            canvas = try draw(try cache.whole())
+        } else {
+            // MapKit's aboveRoads level lies between the base map and its labels.
+            let (base, labels) = try cache.split()
+            canvas = try draw(base)
+            for renderer in below { renderer.render(on: canvas, viewport: viewport) }
+            if let labels { canvas.draw(try draw(labels)) }
+        }
+        for renderer in above { renderer.render(on: canvas, viewport: viewport) }
+        AnnotationDrawing.draw(markers: options.markers, annotations: options.customAnnotations, userLocation: options.userLocation,
+                               showTitles: options.showsAnnotationTitles, dark: options.isDark, on: canvas, viewport: viewport)
+        return UIImage(canvas: canvas)
     }
 
     /// The callout of the selected annotation: shown when its view can show one, it has a title,
@@ -136,6 +189,57 @@ struct MapViewRenderState {
     var scale: CGFloat = 1
     /// The load key of the last frame whose data loaded.
     var loadedKey: String?
+    /// The style renderers of earlier frames.
+    var rendererCache: MapViewRendererCache?
+}
+
+/// The style renderers a map view keeps from frame to frame, so that what one frame decoded,
+/// shaped and loaded (vector tiles, labels, sprites, fonts) serves the next: a map redrawn as it
+/// pans or zooms shows mostly the same tiles. Made again when the style or the data changes.
+final class MapViewRendererCache {
+    let key: String
+    let style: Style
+    let loader: StyleResourceLoader
+    /// The objects whose identities the key names, held so that no other object takes their
+    /// address (and so their identity) while the key is in use.
+    private let kept: [AnyObject]
+    private var wholeRenderer: StyleRenderer?
+    private var splitRenderers: (base: StyleRenderer, labels: StyleRenderer?)?
+
+    init(key: String, style: Style, loader: StyleResourceLoader, keeping objects: [AnyObject?]) {
+        (self.key, self.style, self.loader) = (key, style, loader)
+        kept = objects.compactMap { $0 }
+    }
+
+    /// The renderer of the whole style.
+    func whole() throws -> StyleRenderer {
+        if let wholeRenderer { return wholeRenderer }
+        let renderer = try make(style)
+        wholeRenderer = renderer
+        return renderer
+    }
+
+    /// The renderers of the style's base (up to its first symbol layer) and of its labels (nil
+    /// when it has none), for overlays drawn between them.
+    func split() throws -> (base: StyleRenderer, labels: StyleRenderer?) {
+        if let splitRenderers { return splitRenderers }
+        let (base, labels) = style.splitAtFirstSymbolLayer()
+        let made = (try make(base), labels.layers.isEmpty ? nil : try make(labels))
+        splitRenderers = made
+        return made
+    }
+
+    private func make(_ style: Style) throws -> StyleRenderer {
+        do { return try StyleRenderer(style: style, loader: loader) } catch {
+            throw MKError(.serverFailure, reason: "cannot draw the map: \(error.description)")
+        }
+    }
+}
+
+extension UIImage {
+    /// The canvas holding the image's pixels (an OpenMapKit addition), for a window that draws
+    /// its controls over a map view's frame and copies it to the screen without another copy.
+    public var renderCanvas: RenderCanvas { canvas }
 }
 
 /// MapKit's callout bubble: a white rounded box with the title (and subtitle) above the selected

@@ -1,0 +1,603 @@
+import CSDL2
+import Foundation
+import MapRender
+import OpenMapKit
+
+/// The window of `openmapkit view`: an SDL2 window showing an `MKMapView`'s frames through a
+/// streaming texture, turning mouse, wheel and keys into the map view's gestures.
+///
+/// The loop draws a frame only when something changed (the camera, the annotations, the
+/// overlays, the search field) or an animation runs; between changes it sleeps in SDL's event
+/// wait, so an idle window costs nothing. All motion events that queued up while a frame was
+/// drawn are handled before the next one, so a slow frame never makes the map lag behind the mouse.
+final class MapWindow {
+    let mapView: MKMapView
+    private let source: MapDataSource
+    private let reports: Bool
+    private let delegate = WindowMapDelegate()
+    private var window: OpaquePointer?
+    private var renderer: OpaquePointer?
+    private var texture: OpaquePointer?
+    /// The frame shown: the map view's last image with the search field and status line drawn over it.
+    private var canvas: RenderCanvas
+    /// The device pixels per point of the frame shown (below 1 while the map moves).
+    private var drawnScale = 1.0
+    private var texturePixels = (width: 0, height: 0)
+    private var needsFrame = true
+    private var running = true
+
+    // Pointer state.
+    private var leftDown: (x: Double, y: Double)?
+    private var rightDown: (x: Double, y: Double)?
+    private var last = (x: 0.0, y: 0.0)
+    private var dragging = false
+    private var motion: [(time: Double, x: Double, y: Double)] = []
+    /// A single click waits this long for a second one, so a double-click only zooms.
+    private static let doubleClickDelay = 0.3
+    private static let dragThreshold = 4.0
+    private var pendingClick: (x: Double, y: Double, deadline: Double)?
+
+    // What the user added.
+    private var placeMarkers: [MKPointAnnotation] = []
+    private var searchMarkers: [MKPointAnnotation] = []
+    private var routeEnds: [MKPointAnnotation] = []
+    private var route: MKPolyline?
+    private var routeDistance: Double?
+    private var searchFocused = false
+    private var searchText = ""
+    private var status = ""
+    private var lastFrameMilliseconds: Double?
+
+    init(source: MapDataSource, regionName: String, size: CGSize, reports: Bool) throws {
+        self.source = source
+        self.reports = reports
+        do { canvas = try RenderCanvas(width: Double(size.width), height: Double(size.height)) } catch {
+            throw CommandFailure("cannot make a \(Int(size.width))x\(Int(size.height)) frame: \(error.description)")
+        }
+        mapView = MKMapView(frame: CGRect(origin: .zero, size: size))
+        mapView.dataSource = source
+        mapView.delegate = delegate
+        delegate.owner = self
+
+        // Without a display SDL may fall back to a video driver that shows nothing (offscreen,
+        // KMS); a window nobody can see is a failure, unless SDL_VIDEODRIVER asks for one.
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil || environment["SDL_VIDEODRIVER"] != nil else {
+            throw CommandFailure("no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set). "
+                                 + "Run it in a desktop session, or under Xvfb (xvfb-run openmapkit view ...).")
+        }
+        SDL_SetMainReady()
+        guard SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 else {
+            let reason = String(cString: SDL_GetError())
+            let display = ProcessInfo.processInfo.environment["DISPLAY"].map { "DISPLAY=\($0)" } ?? "DISPLAY is not set"
+            throw CommandFailure("no display to open a window on (\(display)): \(reason). Run it in a desktop session, or under Xvfb (xvfb-run openmapkit view ...).")
+        }
+        let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
+        if ["offscreen", "dummy", "evdev", "none"].contains(driver), environment["SDL_VIDEODRIVER"] == nil {
+            SDL_Quit()
+            let display = environment["DISPLAY"] ?? environment["WAYLAND_DISPLAY"] ?? ""
+            throw CommandFailure("no display to open a window on: cannot connect to \(display) (SDL fell back to its \(driver) driver). "
+                                 + "Run it in a desktop session, or under Xvfb (xvfb-run openmapkit view ...).")
+        }
+        let centered = Int32(bitPattern: 0x2FFF_0000)
+        guard let window = SDL_CreateWindow("OpenMapKit — \(regionName)", centered, centered, Int32(size.width), Int32(size.height),
+                                            SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_RESIZABLE.rawValue) else {
+            let reason = String(cString: SDL_GetError())
+            SDL_Quit()
+            throw CommandFailure("cannot open a window: \(reason)")
+        }
+        self.window = window
+        // Frames drawn at half resolution while the map moves are scaled up smoothly.
+        SDL_SetHint("SDL_RENDER_SCALE_QUALITY", "linear")
+        guard let renderer = SDL_CreateRenderer(window, -1, 0) ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue) else {
+            let reason = String(cString: SDL_GetError())
+            SDL_DestroyWindow(window)
+            SDL_Quit()
+            throw CommandFailure("cannot draw in the window: \(reason)")
+        }
+        self.renderer = renderer
+        try makeTexture()
+        // Text input only while the search field has the focus (SDL starts with it on).
+        SDL_StopTextInput()
+    }
+
+    deinit {
+        if let texture { SDL_DestroyTexture(texture) }
+        if let renderer { SDL_DestroyRenderer(renderer) }
+        if let window { SDL_DestroyWindow(window) }
+        SDL_Quit()
+    }
+
+    private func makeTexture() throws {
+        if let texture { SDL_DestroyTexture(texture) }
+        guard let made = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
+                                           Int32(canvas.pixelWidth), Int32(canvas.pixelHeight)) else {
+            throw CommandFailure("cannot make the window's texture: \(String(cString: SDL_GetError()))")
+        }
+        texture = made
+        texturePixels = (canvas.pixelWidth, canvas.pixelHeight)
+    }
+
+    // MARK: - The loop
+
+    func run() throws {
+        report("open", ["width": Double(canvas.width), "height": Double(canvas.height)])
+        var event = SDL_Event()
+        while running {
+            let animating = mapView.isAnimating
+            // Wait for input; wake for the pending click's deadline and for animation frames.
+            var timeout: Int32 = needsFrame || animating ? 0 : 250
+            if let click = pendingClick { timeout = min(timeout, Int32(max(0, (click.deadline - now) * 1000))) }
+            if SDL_WaitEventTimeout(&event, timeout) == 1 {
+                handle(&event)
+                while SDL_PollEvent(&event) == 1 { handle(&event) }
+            }
+            if let click = pendingClick, now >= click.deadline {
+                pendingClick = nil
+                select(at: CGPoint(x: click.x, y: click.y))
+            }
+            if mapView.isAnimating {
+                mapView.advanceAnimations()
+                needsFrame = true
+            }
+            // The map came to rest after frames drawn at low resolution: draw it sharp.
+            if drawnScale < 1, !moving { needsFrame = true }
+            if needsFrame, running {
+                needsFrame = false
+                drawFrame()
+            }
+        }
+    }
+
+    private var now: Double { ProcessInfo.processInfo.systemUptime }
+
+    /// Whether the map is moving under the pointer or by an animation: frames are then drawn at
+    /// half resolution (a quarter of the pixels) and scaled up by SDL; the frame it settles on is
+    /// drawn sharp.
+    private var moving: Bool { (dragging && (leftDown != nil || rightDown != nil)) || mapView.isAnimating }
+
+    private func drawFrame() {
+        let start = now
+        let scale: CGFloat = moving ? 0.5 : 1
+        mapView.contentScaleFactor = scale
+        var mapDone = start
+        do {
+            // The controls are drawn straight onto the map view's image: no copy of the frame.
+            canvas = try mapView.render().renderCanvas
+            mapDone = now
+        } catch {
+            if let blank = try? RenderCanvas(width: canvas.width, height: canvas.height) {
+                canvas = blank
+                canvas.fill(RenderColor(red: 0.96, green: 0.95, blue: 0.93))
+            }
+            status = "cannot draw the map: \((error as? MKError)?.reason ?? "\(error)")"
+        }
+        drawnScale = canvas.scale
+        drawSearchField()
+        drawStatus()
+        let composed = now
+        if canvas.pixelWidth != texturePixels.width || canvas.pixelHeight != texturePixels.height {
+            do { try makeTexture() } catch { status = "\(error)"; return }
+        }
+        let pixels = canvas.rgbaPixels()
+        pixels.withUnsafeBytes { bytes in
+            _ = SDL_UpdateTexture(texture, nil, bytes.baseAddress, Int32(canvas.pixelWidth * 4))
+        }
+        SDL_RenderClear(renderer)
+        SDL_RenderCopy(renderer, texture, nil, nil)
+        SDL_RenderPresent(renderer)
+        lastFrameMilliseconds = (now - start) * 1000
+        // The whole frame, and its parts: the map view's render, the controls drawn over it,
+        // and the copy into the window.
+        report("frame", ["milliseconds": lastFrameMilliseconds!, "mapMilliseconds": (mapDone - start) * 1000,
+                         "controlsMilliseconds": (composed - mapDone) * 1000, "presentMilliseconds": (now - composed) * 1000,
+                         "scale": Double(scale)])
+    }
+
+    // MARK: - Input
+
+    private func handle(_ event: inout SDL_Event) {
+        switch event.type {
+        case SDL_QUIT.rawValue:
+            running = false
+        case SDL_WINDOWEVENT.rawValue:
+            let kind = UInt32(event.window.event)
+            if kind == SDL_WINDOWEVENT_SIZE_CHANGED.rawValue {
+                resize(width: Double(event.window.data1), height: Double(event.window.data2))
+            } else if kind == SDL_WINDOWEVENT_EXPOSED.rawValue {
+                // Show the last frame again; nothing changed on the map.
+                SDL_RenderClear(renderer)
+                SDL_RenderCopy(renderer, texture, nil, nil)
+                SDL_RenderPresent(renderer)
+            }
+        case SDL_MOUSEBUTTONDOWN.rawValue:
+            let b = event.button, x = Double(b.x), y = Double(b.y)
+            last = (x, y)
+            dragging = false
+            if Int32(b.button) == SDL_BUTTON_LEFT {
+                leftDown = (x, y)
+                motion = [(now, x, y)]
+                mapView.beginGesture()
+            } else if Int32(b.button) == SDL_BUTTON_RIGHT {
+                rightDown = (x, y)
+                mapView.beginGesture()
+            }
+        case SDL_MOUSEMOTION.rawValue:
+            let m = event.motion, x = Double(m.x), y = Double(m.y)
+            defer { last = (x, y) }
+            if let down = leftDown {
+                if !dragging, hypot(x - down.x, y - down.y) >= Self.dragThreshold {
+                    dragging = true
+                    pendingClick = nil
+                    mapView.pan(by: CGPoint(x: x - down.x, y: y - down.y))
+                } else if dragging {
+                    mapView.pan(by: CGPoint(x: x - last.x, y: y - last.y))
+                }
+                motion.append((now, x, y))
+                motion.removeAll { now - $0.time > 0.1 }
+            } else if let down = rightDown {
+                if !dragging, hypot(x - down.x, y - down.y) >= Self.dragThreshold { dragging = true }
+                if dragging {
+                    let center = CGPoint(x: canvas.width / 2, y: canvas.height / 2)
+                    // Sideways turns the map (a full width is a half turn); up and down tilt it.
+                    if x != last.x { mapView.rotate(by: (x - last.x) / canvas.width * 180, around: center) }
+                    if y != last.y { mapView.tilt(by: (last.y - y) / canvas.height * 90) }
+                }
+            }
+        case SDL_MOUSEBUTTONUP.rawValue:
+            let b = event.button, x = Double(b.x), y = Double(b.y)
+            if Int32(b.button) == SDL_BUTTON_LEFT, leftDown != nil {
+                leftDown = nil
+                if dragging {
+                    mapView.endGesture(velocity: releaseVelocity())
+                    report("drag")
+                } else {
+                    mapView.endGesture()
+                    if b.clicks >= 2 {
+                        pendingClick = nil
+                        mapView.doubleTap(at: CGPoint(x: x, y: y))
+                        report("doubleClick", ["x": x, "y": y])
+                    } else {
+                        pendingClick = (x, y, now + Self.doubleClickDelay)
+                    }
+                }
+                dragging = false
+            } else if Int32(b.button) == SDL_BUTTON_RIGHT, rightDown != nil {
+                rightDown = nil
+                mapView.endGesture()
+                if dragging {
+                    report("rotate")
+                } else {
+                    routePoint(at: CGPoint(x: x, y: y))
+                }
+                dragging = false
+            }
+        case SDL_MOUSEWHEEL.rawValue:
+            var mx: Int32 = 0, my: Int32 = 0
+            SDL_GetMouseState(&mx, &my)
+            let w = event.wheel
+            var steps = Double(w.preciseY)
+            if steps == 0 { steps = Double(w.y) }
+            if w.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue { steps = -steps }
+            guard steps != 0 else { break }
+            // Half a level per notch, as MapKit's scroll-wheel zoom.
+            mapView.zoom(by: steps / 2, around: CGPoint(x: Double(mx), y: Double(my)), animated: false)
+            report("wheel", ["x": Double(mx), "y": Double(my), "steps": steps])
+        case SDL_KEYDOWN.rawValue:
+            key(event.key.keysym)
+        case SDL_TEXTINPUT.rawValue:
+            guard searchFocused else { break }
+            let text = withUnsafeBytes(of: event.text.text) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if ignoreSlash, text == "/" { ignoreSlash = false; break }
+            ignoreSlash = false
+            if searchText.count < 100 { searchText += text }
+            needsFrame = true
+        default:
+            break
+        }
+        if mapView.isAnimating { needsFrame = true }
+    }
+
+    /// The text input event of the `/` that opened the search field is not part of the query.
+    private var ignoreSlash = false
+
+    private func key(_ keysym: SDL_Keysym) {
+        let sym = UInt32(bitPattern: keysym.sym)
+        let ctrl = UInt32(keysym.mod) & KMOD_CTRL.rawValue != 0
+        if ctrl, sym == SDLK_q.rawValue { running = false; return }
+        if searchFocused {
+            switch sym {
+            case SDLK_ESCAPE.rawValue:
+                closeSearch()
+                report("searchCancelled")
+            case SDLK_RETURN.rawValue, SDLK_KP_ENTER.rawValue:
+                runSearch()
+            case SDLK_BACKSPACE.rawValue:
+                if !searchText.isEmpty { searchText.removeLast() }
+                needsFrame = true
+            default:
+                break
+            }
+            return
+        }
+        let center = CGPoint(x: canvas.width / 2, y: canvas.height / 2)
+        switch sym {
+        case SDLK_PLUS.rawValue, SDLK_EQUALS.rawValue, SDLK_KP_PLUS.rawValue:
+            mapView.zoom(by: 1, around: center, animated: true)
+            report("key:+")
+        case SDLK_MINUS.rawValue, SDLK_KP_MINUS.rawValue:
+            mapView.zoom(by: -1, around: center, animated: true)
+            report("key:-")
+        case SDLK_LEFT.rawValue: mapView.pan(by: CGPoint(x: 100, y: 0)); report("key:left")
+        case SDLK_RIGHT.rawValue: mapView.pan(by: CGPoint(x: -100, y: 0)); report("key:right")
+        case SDLK_UP.rawValue: mapView.pan(by: CGPoint(x: 0, y: 100)); report("key:up")
+        case SDLK_DOWN.rawValue: mapView.pan(by: CGPoint(x: 0, y: -100)); report("key:down")
+        case SDLK_SLASH.rawValue, SDLK_KP_DIVIDE.rawValue:
+            searchFocused = true
+            searchText = ""
+            ignoreSlash = true
+            SDL_StartTextInput()
+            needsFrame = true
+            report("searchFocused")
+        case SDLK_ESCAPE.rawValue:
+            clearAll()
+            report("cleared")
+        default:
+            break
+        }
+    }
+
+    /// The pointer's speed over the last tenth of a second before release (points per second);
+    /// zero when it had stopped, so a drag that ends still does not coast.
+    private func releaseVelocity() -> CGPoint {
+        guard let first = motion.first, let end = motion.last, now - end.time < 0.05, end.time - first.time > 0.01 else { return .zero }
+        let dt = end.time - first.time
+        return CGPoint(x: (end.x - first.x) / dt, y: (end.y - first.y) / dt)
+    }
+
+    private func resize(width: Double, height: Double) {
+        guard width >= 1, height >= 1, width != canvas.width || height != canvas.height,
+              let resized = try? RenderCanvas(width: width, height: height) else { return }
+        canvas = resized
+        do { try makeTexture() } catch { status = "\(error)" }
+        mapView.frame = CGRect(x: 0, y: 0, width: width, height: height)
+        needsFrame = true
+    }
+
+    // MARK: - Places, search and routes
+
+    /// A click: the annotation under the pointer is selected; on the bare map, the point of
+    /// interest nearest the click (within 40 m), else the address there, gets a marker that is
+    /// selected so its callout shows.
+    private func select(at point: CGPoint) {
+        if let view = mapView.annotationView(at: point), let annotation = view.annotation {
+            mapView.selectAnnotation(annotation, animated: true)
+            needsFrame = true
+            report("click", ["x": Double(point.x), "y": Double(point.y)], selected: .some(annotation.title))
+            return
+        }
+        let coordinate = mapView.convert(point, toCoordinateFrom: mapView)
+        guard CLLocationCoordinate2DIsValid(coordinate) else { return }
+        let place = placeNear(coordinate)
+        let marker = MKPointAnnotation(coordinate: place?.coordinate ?? coordinate,
+                                       title: place?.title ?? String(format: "%.5f, %.5f", coordinate.latitude, coordinate.longitude),
+                                       subtitle: place?.subtitle)
+        mapView.removeAnnotations(placeMarkers)
+        placeMarkers = [marker]
+        mapView.addAnnotation(marker)
+        mapView.selectAnnotation(marker, animated: true)
+        needsFrame = true
+        report("click", ["x": Double(point.x), "y": Double(point.y)], selected: marker.title)
+    }
+
+    private func placeNear(_ coordinate: CLLocationCoordinate2D) -> (title: String, subtitle: String?, coordinate: CLLocationCoordinate2D)? {
+        let request = MKLocalPointsOfInterestRequest(center: coordinate, radius: 40)
+        let search = MKLocalSearch(request: request, dataSource: source)
+        let here = CLLocation(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        if let items = try? waitForAsync({ try await search.start().mapItems }, failure: { $0 }),
+           let nearest = items.filter({ $0.name != nil }).min(by: { $0.location.distance(from: here) < $1.location.distance(from: here) }),
+           let name = nearest.name {
+            return (name, nearest.placemark.title.flatMap { $0 == name ? nil : $0 }, nearest.location.coordinate)
+        }
+        guard let reverse = MKReverseGeocodingRequest(location: here) else { return nil }
+        reverse.dataSource = source
+        guard let item = (try? waitForAsync({ try await reverse.mapItems }, failure: { $0 }))?.first,
+              let title = item.name ?? item.placemark.title else { return nil }
+        return (title, nil, coordinate)
+    }
+
+    /// A right-click: the first sets the route's start, the second its end and draws the route
+    /// (MKDirections, by car); a third starts a new route.
+    private func routePoint(at point: CGPoint) {
+        let coordinate = mapView.convert(point, toCoordinateFrom: mapView)
+        guard CLLocationCoordinate2DIsValid(coordinate) else { return }
+        if routeEnds.count >= 2 { clearRoute() }
+        let marker = MKPointAnnotation(coordinate: coordinate, title: routeEnds.isEmpty ? "Start" : "End", subtitle: nil)
+        routeEnds.append(marker)
+        mapView.addAnnotation(marker)
+        needsFrame = true
+        guard routeEnds.count == 2 else {
+            report("routeStart", ["latitude": coordinate.latitude, "longitude": coordinate.longitude])
+            return
+        }
+        let request = MKDirections.Request()
+        request.source = MKMapItem(placemark: MKPlacemark(coordinate: routeEnds[0].coordinate))
+        request.destination = MKMapItem(placemark: MKPlacemark(coordinate: coordinate))
+        request.transportType = .automobile
+        let directions = MKDirections(request: request, dataSource: source)
+        do {
+            let response = try waitForAsync({ try await directions.calculate() }, failure: { $0 })
+            guard let best = response.routes.first else { throw CommandFailure("no route") }
+            route = best.polyline
+            routeDistance = best.distance
+            mapView.addOverlay(best.polyline, level: .aboveRoads)
+            status = String(format: "Route: %.1f km, %.0f min", best.distance / 1000, best.expectedTravelTime / 60)
+            report("route", ["distance": best.distance, "seconds": best.expectedTravelTime])
+        } catch {
+            routeDistance = nil
+            status = "No route: \((error as? MKError)?.reason ?? "\(error)")"
+            report("route", ["distance": 0], failure: status)
+        }
+    }
+
+    private func runSearch() {
+        let query = searchText.trimmingCharacters(in: .whitespacesAndNewlines)
+        closeSearch()
+        guard !query.isEmpty else { return }
+        let request = MKLocalSearch.Request(naturalLanguageQuery: query, region: mapView.region)
+        request.regionPriority = .required
+        let search = MKLocalSearch(request: request, dataSource: source)
+        mapView.removeAnnotations(searchMarkers)
+        searchMarkers = []
+        do {
+            let items = try waitForAsync({ try await search.start().mapItems }, failure: { $0 })
+            for item in items.prefix(50) {
+                searchMarkers.append(MKPointAnnotation(coordinate: item.location.coordinate, title: item.name ?? item.placemark.title, subtitle: nil))
+            }
+            mapView.addAnnotations(searchMarkers)
+            status = "\(searchMarkers.count) result\(searchMarkers.count == 1 ? "" : "s") for “\(query)”"
+        } catch {
+            status = "No results for “\(query)”"
+        }
+        report("search", query: query, results: searchMarkers)
+    }
+
+    private func closeSearch() {
+        searchFocused = false
+        SDL_StopTextInput()
+        needsFrame = true
+    }
+
+    private func clearRoute() {
+        mapView.removeAnnotations(routeEnds)
+        routeEnds = []
+        if let route { mapView.removeOverlay(route) }
+        route = nil
+        routeDistance = nil
+    }
+
+    private func clearAll() {
+        clearRoute()
+        mapView.removeAnnotations(placeMarkers + searchMarkers)
+        placeMarkers = []
+        searchMarkers = []
+        for selected in mapView.selectedAnnotations { mapView.deselectAnnotation(selected, animated: false) }
+        status = ""
+        needsFrame = true
+    }
+
+    // MARK: - Drawing the controls
+
+    private static let uiFont = ["Noto Sans Regular", "DejaVu Sans"]
+
+    private func drawSearchField() {
+        guard searchFocused else { return }
+        let x = 12.0, y = 12.0, w = min(360.0, canvas.width - 24), h = 36.0
+        let box: [RenderPathElement] = [.move(x: x, y: y), .line(x: x + w, y: y), .line(x: x + w, y: y + h), .line(x: x, y: y + h), .close]
+        canvas.fillShadow(path: box, offsetX: 0, offsetY: 1, blur: 4, color: RenderColor(red: 0, green: 0, blue: 0, alpha: 0.3))
+        canvas.fill(path: box, color: RenderColor(red: 1, green: 1, blue: 1))
+        let shown = searchText.isEmpty ? "Search places…" : searchText + "▏"
+        drawText(shown, x: x + 10, y: y + 24, size: 15,
+                 color: searchText.isEmpty ? RenderColor(red: 0.55, green: 0.55, blue: 0.58) : RenderColor(red: 0, green: 0, blue: 0))
+    }
+
+    private func drawStatus() {
+        guard !status.isEmpty else { return }
+        let h = 26.0, y = canvas.height - h
+        let band: [RenderPathElement] = [.move(x: 0, y: y), .line(x: canvas.width, y: y), .line(x: canvas.width, y: canvas.height),
+                                         .line(x: 0, y: canvas.height), .close]
+        canvas.fill(path: band, color: RenderColor(red: 1, green: 1, blue: 1, alpha: 0.85))
+        drawText(status, x: 10, y: y + 18, size: 13, color: RenderColor(red: 0.1, green: 0.1, blue: 0.12))
+    }
+
+    private func drawText(_ text: String, x: Double, y: Double, size: Double, color: RenderColor) {
+        guard let runs = try? FontCatalog.installed.shapeLine(text, stack: Self.uiFont, size: size) else { return }
+        var pen = x
+        for run in runs {
+            canvas.draw(run, x: pen, y: y, color: color)
+            pen += run.advance
+        }
+    }
+
+    // MARK: - Report
+
+    /// One JSON line on standard output (with `--report`): the event, the camera after it, the
+    /// selection, the route and the last frame's time, flushed at once so a reader follows live.
+    func report(_ event: String, _ values: [String: Double] = [:], selected: String?? = nil, query: String? = nil,
+                results: [MKPointAnnotation]? = nil, failure: String? = nil) {
+        guard reports else { return }
+        let camera = mapView.camera
+        var line = ReportLine(event: event, values: values.isEmpty ? nil : values)
+        line.latitude = camera.centerCoordinate.latitude
+        line.longitude = camera.centerCoordinate.longitude
+        line.zoom = mapView.zoomLevel
+        line.heading = camera.heading
+        line.pitch = camera.pitch
+        line.selected = selected ?? mapView.selectedAnnotations.first.flatMap { $0.title ?? nil }
+        line.routeDistance = routeDistance
+        line.frameMilliseconds = lastFrameMilliseconds
+        line.query = query
+        line.results = results?.map { ReportLine.Place(title: $0.title ?? "", latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude) }
+        line.failure = failure
+        line.animating = mapView.isAnimating
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(line) else { return }
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+
+    fileprivate func cameraSettled() {
+        needsFrame = true
+        report("camera")
+    }
+
+    fileprivate func regionMoved() { needsFrame = true }
+
+    fileprivate func selectionChanged() { needsFrame = true }
+}
+
+/// One line of `--report`.
+struct ReportLine: Encodable {
+    struct Place: Encodable { var title: String; var latitude: Double; var longitude: Double }
+    var event: String
+    var values: [String: Double]?
+    var latitude = 0.0, longitude = 0.0, zoom = 0.0, heading = 0.0, pitch = 0.0
+    var selected: String?
+    var routeDistance: Double?
+    var frameMilliseconds: Double?
+    var query: String?
+    var results: [Place]?
+    var failure: String?
+    var animating = false
+}
+
+/// The map view's delegate: markers with callouts, the route's look, and redraw requests.
+final class WindowMapDelegate: MKMapViewDelegate {
+    weak var owner: MapWindow?
+
+    func mapView(_ mapView: MKMapView, regionDidChangeAnimated animated: Bool) { owner?.cameraSettled() }
+    func mapViewDidChangeVisibleRegion(_ mapView: MKMapView) { owner?.regionMoved() }
+    func mapView(_ mapView: MKMapView, didSelect annotation: any MKAnnotation) { owner?.selectionChanged() }
+    func mapView(_ mapView: MKMapView, didDeselect annotation: any MKAnnotation) { owner?.selectionChanged() }
+
+    func mapView(_ mapView: MKMapView, viewFor annotation: any MKAnnotation) -> MKAnnotationView? {
+        let view = MKMarkerAnnotationView(annotation: annotation, reuseIdentifier: nil)
+        view.canShowCallout = true
+        switch annotation.title ?? nil {
+        case "Start": view.markerTintColor = UIColor(red: 0.2, green: 0.7, blue: 0.3, alpha: 1)
+        case "End": view.markerTintColor = UIColor(red: 0.9, green: 0.25, blue: 0.2, alpha: 1)
+        default: break
+        }
+        return view
+    }
+
+    func mapView(_ mapView: MKMapView, rendererFor overlay: any MKOverlay) -> MKOverlayRenderer {
+        guard let line = overlay as? MKPolyline else { return MKOverlayRenderer(overlay: overlay) }
+        let renderer = MKPolylineRenderer(polyline: line)
+        renderer.strokeColor = UIColor(red: 0, green: 0.48, blue: 1, alpha: 1)
+        renderer.lineWidth = 6
+        return renderer
+    }
+}

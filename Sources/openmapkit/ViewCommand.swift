@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import OpenMapKit
+
+/// `openmapkit view BUNDLE`: the bundle's map in a desktop window (SDL2), driven through the
+/// headless `MKMapView` model, so the window is a thin shell that turns mouse, wheel and keys into
+/// the model's gestures and shows its `render()`.
+struct ViewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "view",
+        abstract: "Show the bundle's map in a window (SDL2): pan, zoom, rotate, select places, search and route.",
+        discussion: """
+            Mouse: drag to pan, wheel to zoom at the cursor, right-drag to rotate (sideways) and tilt \
+            (up and down), double-click to zoom in, click to select the place under the cursor, \
+            right-click twice to route between two points. Keys: + and - zoom, arrows pan, / opens \
+            the search field (Enter searches the visible region), Escape clears, Ctrl+Q quits.
+            """)
+
+    @Argument(help: "The bundle folder (default: --bundle, then $OPENMAPKIT_BUNDLE).")
+    var bundlePath: String?
+
+    @Option(help: "The bundle folder (default: $OPENMAPKIT_BUNDLE).")
+    var bundle: String?
+
+    @Option(help: "The window size in points, WIDTHxHEIGHT.")
+    var size = ViewSize(argument: "1280x800")!
+
+    @Option(help: "The centre to start at, LAT,LON (default: the middle of the bundle).")
+    var center: CLLocationCoordinate2D?
+
+    @Option(help: "The zoom level to start at (default: the whole bundle in view).")
+    var zoom: Double?
+
+    @Flag(help: "Print one JSON line per settled camera change, handled input event and drawn frame to standard output.")
+    var report = false
+
+    func validate() throws {
+        if let zoom, !(0...22).contains(zoom) { throw ValidationError("--zoom must be between 0 and 22") }
+        if size.width > 8192 || size.height > 8192 { throw ValidationError("--size must be at most 8192x8192") }
+        if bundlePath != nil, bundle != nil, bundlePath != bundle { throw ValidationError("give the bundle once: as an argument or with --bundle") }
+    }
+
+    func run() throws {
+        let source: MapDataSource
+        let path = bundlePath ?? bundle
+        do {
+            source = try path.map { try MapDataSource(path: $0) } ?? MapDataSource.resolved()
+        } catch let error as MKError {
+            throw CommandFailure(error.reason ?? error.localizedDescription)
+        }
+        let name = source.bundles.map { $0.url.deletingPathExtension().lastPathComponent }.joined(separator: " + ")
+        let window = try MapWindow(source: source, regionName: name, size: size.cgSize, reports: report)
+        if let center {
+            window.mapView.setCenter(center, animated: false)
+            window.mapView.setZoomLevel(zoom ?? 15, animated: false)
+        } else if let area = Self.bounds(of: source) {
+            window.mapView.setVisibleMapRect(area, animated: false)
+            if let zoom { window.mapView.setZoomLevel(zoom, animated: false) }
+        } else if let zoom {
+            window.mapView.setZoomLevel(zoom, animated: false)
+        }
+        try window.run()
+    }
+
+    /// The union of the bundles' bounds (the extracts' headers), as a map rectangle.
+    static func bounds(of source: MapDataSource) -> MKMapRect? {
+        var union: MKMapRect?
+        for bundle in source.bundles {
+            guard let text = bundle.manifest.bounds else { continue }
+            let v = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard v.count == 4, v.allSatisfy(\.isFinite), abs(v[1]) <= 90, abs(v[3]) <= 90, v[0] < v[2], v[1] < v[3] else { continue }
+            let a = MKMapPoint(CLLocationCoordinate2D(latitude: v[3], longitude: v[0]))
+            let b = MKMapPoint(CLLocationCoordinate2D(latitude: v[1], longitude: v[2]))
+            let rect = MKMapRect(x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y)
+            union = union.map { $0.union(rect) } ?? rect
+        }
+        return union
+    }
+}

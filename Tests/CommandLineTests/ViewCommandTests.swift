@@ -1,0 +1,343 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `openmapkit view` as a user drives it: the window runs on a virtual X server (Xvfb), xdotool
+/// moves the mouse and types, `--report` says what the map view did, and a screenshot of the
+/// server's screen shows what the window drew.
+final class ViewCommandTests: XCTestCase {
+    var binary: URL { Bundle.main.bundleURL.appendingPathComponent("openmapkit") }
+    static let size = (width: 1000.0, height: 700.0)
+
+    func testWithoutADisplayItFailsWithAReason() throws {
+        let bundle = try SampleBundle.monaco()
+        let result = try runProcess("/usr/bin/env", ["-i", "PATH=/usr/bin:/bin", binary.path, "view", bundle.path])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("no display"), result.stderr)
+    }
+
+    func testMouseWheelKeysSearchAndRouteInTheWindow() throws {
+        let tools = [("Xvfb", "xvfb"), ("xdotool", "xdotool"), ("xwd", "x11-apps")]
+        let missing = tools.filter { tool in !["/usr/bin/", "/usr/local/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + tool.0) } }
+        guard missing.isEmpty else {
+            XCTFail("\(missing.map(\.0).joined(separator: ", ")) not installed, so the window cannot be tested: "
+                    + "apt-get install \(missing.map(\.1).joined(separator: " ")) (the Makefile's APT_BUILD does it for CI)")
+            return
+        }
+        let bundle = try SampleBundle.monaco()
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+
+        let start = (latitude: 43.7384, longitude: 7.4246), startZoom = 15.0
+        let app = try WindowProcess(binary: binary, display: display.name,
+                                    arguments: ["view", bundle.path, "--report", "--size", "\(Int(Self.size.width))x\(Int(Self.size.height))",
+                                                "--center", "\(start.latitude),\(start.longitude)", "--zoom", "\(startZoom)"])
+        defer { app.stop() }
+        let opened = try app.next("frame", timeout: 60)
+        XCTAssertEqual(opened.zoom, startZoom, accuracy: 1e-6)
+        let window = try display.xdotool(["search", "--sync", "--name", "OpenMapKit"]).split(separator: "\n").first.map(String.init) ?? ""
+        XCTAssertFalse(window.isEmpty, "the window did not appear")
+        let title = try display.xdotool(["getwindowname", window])
+        XCTAssertTrue(title.contains("monaco"), "the title names the region: \(title)")
+
+        // Drag left by 200 points, pausing before the release (no coasting): the map shows
+        // what is east, and the centre moves by 200 points' worth of longitude.
+        _ = try display.xdotool(["mousemove", "--window", window, "600", "350", "mousedown", "1"]
+                                + stride(from: 580, through: 400, by: -20).flatMap { ["mousemove", "--window", window, "\($0)", "350", "sleep", "0.05"] }
+                                + ["sleep", "0.3", "mouseup", "1"])
+        var camera = try app.settled("drag")
+        let expectedLongitude = start.longitude + 200 / Self.worldPoints(camera.zoom) * 360
+        XCTAssertEqual(camera.longitude, expectedLongitude, accuracy: 2e-5, "dragging left moves the centre east by the dragged distance")
+        XCTAssertEqual(camera.latitude, start.latitude, accuracy: 2e-5)
+
+        // The wheel zooms in half a level at the cursor, keeping the place under it there.
+        let cursor = (x: 250.0, y: 200.0)
+        let under = Self.coordinate(at: cursor, camera: camera)
+        _ = try display.xdotool(["mousemove", "--window", window, "\(Int(cursor.x))", "\(Int(cursor.y))", "click", "4"])
+        let wheeled = try app.settled("wheel")
+        XCTAssertEqual(wheeled.zoom, camera.zoom + 0.5, accuracy: 1e-6)
+        let stillUnder = Self.coordinate(at: cursor, camera: wheeled)
+        XCTAssertEqual(stillUnder.latitude, under.latitude, accuracy: 1e-6, "the place under the cursor stays there")
+        XCTAssertEqual(stillUnder.longitude, under.longitude, accuracy: 1e-6)
+        camera = wheeled
+
+        // A double-click at the centre zooms in one level there.
+        _ = try display.xdotool(["mousemove", "--window", window, "500", "350", "click", "--repeat", "2", "--delay", "80", "1"])
+        let zoomedIn = try app.settled("doubleClick")
+        XCTAssertEqual(zoomedIn.zoom, camera.zoom + 1, accuracy: 1e-6)
+        XCTAssertEqual(zoomedIn.longitude, camera.longitude, accuracy: 1e-6)
+        camera = zoomedIn
+
+        // `/` opens the search field; typed text and Enter search the visible region.
+        _ = try display.xdotool(["key", "slash"])
+        _ = try app.next("searchFocused")
+        _ = try display.xdotool(["type", "--delay", "50", "restaurant"])
+        _ = try display.xdotool(["key", "Return"])
+        let searched = try app.next("search")
+        XCTAssertEqual(searched.query, "restaurant")
+        let results = searched.results ?? []
+        XCTAssertFalse(results.isEmpty, "restaurants in view of Monaco's port")
+        let onScreen = results.compactMap { place -> (ReportLine.Place, (x: Double, y: Double))? in
+            let p = Self.point(of: (place.latitude, place.longitude), camera: camera)
+            return p.x > 40 && p.x < Self.size.width - 40 && p.y > 80 && p.y < Self.size.height - 40 ? (place, p) : nil
+        }
+        XCTAssertFalse(onScreen.isEmpty, "search results lie in the visible region: \(results)")
+
+        // A click on a result's marker (its balloon, above the point) selects it.
+        if let (place, p) = onScreen.first {
+            _ = try display.xdotool(["mousemove", "--window", window, "\(Int(p.x))", "\(Int(p.y - 20))", "click", "1"])
+            let clicked = try app.next("click")
+            XCTAssertEqual(clicked.selected, place.title, "the click selects the marker under it")
+
+            // Escape clears the markers; a click on the bare map at that place finds it (or a
+            // neighbour) in the bundle and selects a marker with its name.
+            _ = try display.xdotool(["key", "Escape"])
+            let cleared = try app.next("cleared")
+            XCTAssertNil(cleared.selected)
+            _ = try display.xdotool(["mousemove", "--window", window, "\(Int(p.x))", "\(Int(p.y))", "click", "1"])
+            let found = try app.next("click")
+            let name = try XCTUnwrap(found.selected)
+            XCTAssertFalse(name.isEmpty)
+            XCTAssertNil(name.range(of: #"^-?\d+\.\d+, -?\d+\.\d+$"#, options: .regularExpression),
+                         "the click found a place, not only a coordinate: \(name)")
+        }
+
+        // Two right-clicks: a route from the first to the second.
+        _ = try display.xdotool(["mousemove", "--window", window, "300", "400", "click", "3"])
+        _ = try app.next("routeStart")
+        _ = try display.xdotool(["mousemove", "--window", window, "700", "300", "click", "3"])
+        let routed = try app.next("route")
+        XCTAssertNil(routed.failure)
+        XCTAssertGreaterThan(routed.routeDistance ?? 0, 100, "a route across Monaco is longer than 100 m")
+        _ = try app.next("frame")
+
+        // The screen shows a map: many colours, the route's blue and the start marker's green.
+        let screen = try display.screenshot()
+        let geometry = try display.xdotool(["getwindowgeometry", window])
+        let origin = Self.windowOrigin(geometry)
+        var colours = Set<UInt32>(), blue = 0, green = 0
+        for y in stride(from: origin.y, to: min(origin.y + Int(Self.size.height), screen.height), by: 1) {
+            for x in stride(from: origin.x, to: min(origin.x + Int(Self.size.width), screen.width), by: 1) {
+                let (r, g, b) = screen.pixel(x: x, y: y)
+                colours.insert(UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b))
+                if abs(Int(r) - 0) < 25, abs(Int(g) - 122) < 25, abs(Int(b) - 255) < 25 { blue += 1 }
+                if abs(Int(r) - 51) < 25, abs(Int(g) - 178) < 25, abs(Int(b) - 77) < 25 { green += 1 }
+            }
+        }
+        XCTAssertGreaterThan(colours.count, 200, "a drawn map has many colours")
+        XCTAssertGreaterThan(blue, 300, "the route is drawn in blue")
+        XCTAssertGreaterThan(green, 50, "the start marker is drawn in green")
+        try? FileManager.default.createDirectory(atPath: "/tmp/openmapkit-snapshots", withIntermediateDirectories: true)
+        try? screen.data.write(to: URL(fileURLWithPath: "/tmp/openmapkit-snapshots/view-window.xwd"))
+
+        // A right-drag turns (sideways) and tilts (upwards) the map.
+        _ = try display.xdotool(["mousemove", "--window", window, "500", "400", "mousedown", "3"]
+                                + stride(from: 20, through: 200, by: 20).flatMap { ["mousemove", "--window", window, "\(500 + $0)", "\(400 - $0 / 2)", "sleep", "0.05"] }
+                                + ["mouseup", "3"])
+        let turned = try app.settled("rotate")
+        XCTAssertNotEqual(turned.heading, 0, "sideways drag turns the map")
+        XCTAssertGreaterThan(turned.pitch, 0, "upward drag tilts the map")
+
+        // `-` zooms out one level, animated.
+        _ = try display.xdotool(["key", "minus"])
+        let zoomedOut = try app.settled("key:-")
+        XCTAssertEqual(zoomedOut.zoom, turned.zoom - 1, accuracy: 1e-6)
+    }
+
+    // MARK: - Map arithmetic (independent of the code under test)
+
+    /// The world's width in points at `zoom` (MapLibre's convention: 512 at zoom 0).
+    static func worldPoints(_ zoom: Double) -> Double { 512 * pow(2, zoom) }
+
+    static func worldPoint(_ c: (latitude: Double, longitude: Double), zoom: Double) -> (x: Double, y: Double) {
+        let w = worldPoints(zoom), lat = c.latitude * .pi / 180
+        return ((c.longitude + 180) / 360 * w, (1 - log(tan(lat) + 1 / cos(lat)) / .pi) / 2 * w)
+    }
+
+    /// Where a coordinate shows in the window for a north-up, flat camera.
+    static func point(of c: (latitude: Double, longitude: Double), camera: ReportLine) -> (x: Double, y: Double) {
+        let p = worldPoint(c, zoom: camera.zoom), o = worldPoint((camera.latitude, camera.longitude), zoom: camera.zoom)
+        return (p.x - o.x + size.width / 2, p.y - o.y + size.height / 2)
+    }
+
+    /// The coordinate under a window point for a north-up, flat camera.
+    static func coordinate(at point: (x: Double, y: Double), camera: ReportLine) -> (latitude: Double, longitude: Double) {
+        let w = worldPoints(camera.zoom), o = worldPoint((camera.latitude, camera.longitude), zoom: camera.zoom)
+        let x = o.x + point.x - size.width / 2, y = o.y + point.y - size.height / 2
+        let longitude = x / w * 360 - 180
+        let latitude = atan(sinh(.pi * (1 - 2 * y / w))) * 180 / .pi
+        return (latitude, longitude)
+    }
+
+    /// The window's top-left corner from `xdotool getwindowgeometry` ("Position: X,Y (screen: 0)").
+    static func windowOrigin(_ text: String) -> (x: Int, y: Int) {
+        guard let line = text.split(separator: "\n").first(where: { $0.contains("Position:") }),
+              let numbers = line.split(separator: ":").dropFirst().first?.split(separator: "(").first else { return (0, 0) }
+        let parts = numbers.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        return parts.count == 2 ? (parts[0], parts[1]) : (0, 0)
+    }
+}
+
+/// One line of `openmapkit view --report`.
+struct ReportLine: Decodable {
+    struct Place: Decodable { var title: String; var latitude: Double; var longitude: Double }
+    var event: String
+    var latitude: Double, longitude: Double, zoom: Double, heading: Double, pitch: Double
+    var animating: Bool
+    var selected: String?
+    var routeDistance: Double?
+    var query: String?
+    var results: [Place]?
+    var failure: String?
+}
+
+/// The window under test: its report lines, read as they come.
+final class WindowProcess: @unchecked Sendable {
+    private let process = Process()
+    private let lock = NSCondition()
+    private var buffer = Data()
+    private var lines: [ReportLine] = []
+    private var consumed = 0
+    private var errors = Data()
+
+    init(binary: URL, display: String, arguments: [String]) throws {
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = display
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        out.fileHandleForReading.readabilityHandler = { [self] handle in
+            let data = handle.availableData
+            lock.lock()
+            buffer.append(data)
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer = Data(buffer[(newline + 1)...])
+                if let decoded = try? JSONDecoder().decode(ReportLine.self, from: line) { lines.append(decoded) }
+            }
+            lock.broadcast()
+            lock.unlock()
+        }
+        err.fileHandleForReading.readabilityHandler = { [self] handle in
+            let data = handle.availableData
+            lock.lock()
+            errors.append(data)
+            lock.unlock()
+        }
+        try process.run()
+    }
+
+    /// The next line (after those already taken) with `event`; lines before it are skipped.
+    func next(_ event: String, timeout: TimeInterval = 60) throws -> ReportLine {
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            while consumed < lines.count {
+                let line = lines[consumed]
+                consumed += 1
+                if line.event == event { return line }
+            }
+            guard process.isRunning, lock.wait(until: deadline) || consumed < lines.count else {
+                throw CommandFailure("no \"\(event)\" report within \(timeout) s (running: \(process.isRunning)); stderr: "
+                                     + String(decoding: errors, as: UTF8.self))
+            }
+        }
+    }
+
+    /// The camera once the gesture reported as `event` has come to rest (after its animation).
+    func settled(_ event: String) throws -> ReportLine {
+        var line = try next(event)
+        while line.animating { line = try next("camera") }
+        return line
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
+
+/// An Xvfb server on a display number nobody uses.
+final class VirtualDisplay {
+    let name: String
+    private let server = Process()
+
+    init() throws {
+        let number = (90..<190).first { !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock")
+            && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") } ?? 189
+        name = ":\(number)"
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        server.arguments = [name, "-screen", "0", "1200x800x24", "-nolisten", "tcp"]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+            guard Date() < deadline, server.isRunning else { throw CommandFailure("Xvfb did not start on \(name)") }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    func xdotool(_ arguments: [String]) throws -> String {
+        let result = try runProcess("/usr/bin/env", ["DISPLAY=\(name)", "xdotool"] + arguments)
+        guard result.status == 0 else { throw CommandFailure("xdotool \(arguments.joined(separator: " ")): \(result.stderr)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The whole screen, from xwd's dump (read here: a header of big-endian words, a colour
+    /// map, then rows of pixels).
+    func screenshot() throws -> XWDImage {
+        let result = try runProcess("/usr/bin/env", ["xwd", "-root", "-silent", "-display", name])
+        guard result.status == 0 else { throw CommandFailure("xwd: \(result.stderr)") }
+        return try XWDImage(result.standardOutput)
+    }
+
+    func stop() {
+        if server.isRunning { server.terminate() }
+        server.waitUntilExit()
+    }
+}
+
+/// A ZPixmap X window dump with 24 or 32 bits per pixel.
+struct XWDImage {
+    let data: Data
+    let width: Int, height: Int
+    private let bytes: [UInt8]
+    private let offset: Int, bytesPerLine: Int, bytesPerPixel: Int, littleEndian: Bool
+    private let masks: (UInt32, UInt32, UInt32)
+
+    init(_ data: Data) throws {
+        self.data = data
+        let bytes = [UInt8](data)
+        self.bytes = bytes
+        func word(_ i: Int) -> UInt32 { bytes[i * 4..<i * 4 + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+        guard bytes.count >= 100, word(1) == 7, word(2) == 2, word(11) == 32 || word(11) == 24 else {
+            throw CommandFailure("not a 24- or 32-bit ZPixmap XWD dump: \(bytes.count) bytes, header \((0..<min(12, bytes.count / 4)).map { word($0) })")
+        }
+        width = Int(word(4))
+        height = Int(word(5))
+        littleEndian = word(7) == 0
+        bytesPerPixel = Int(word(11)) / 8
+        bytesPerLine = Int(word(12))
+        masks = (word(14), word(15), word(16))
+        offset = Int(word(0)) + Int(word(19)) * 12
+        guard offset + bytesPerLine * height <= bytes.count else { throw CommandFailure("truncated XWD dump") }
+    }
+
+    func pixel(x: Int, y: Int) -> (UInt8, UInt8, UInt8) {
+        let i = offset + y * bytesPerLine + x * bytesPerPixel
+        let b = bytes[i..<i + bytesPerPixel]
+        let value = littleEndian ? b.reversed().reduce(0) { $0 << 8 | UInt32($1) } : b.reduce(0) { $0 << 8 | UInt32($1) }
+        func channel(_ mask: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: (value & mask) >> UInt32(mask.trailingZeroBitCount)) }
+        return (channel(masks.0), channel(masks.1), channel(masks.2))
+    }
+}
+
+private struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
