@@ -110,7 +110,7 @@ final class MapWindow {
 
     private func makeTexture() throws {
         if let texture { SDL_DestroyTexture(texture) }
-        guard let made = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ABGR8888.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
+        guard let made = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
                                            Int32(canvas.pixelWidth), Int32(canvas.pixelHeight)) else {
             throw CommandFailure("cannot make the window's texture: \(String(cString: SDL_GetError()))")
         }
@@ -179,9 +179,8 @@ final class MapWindow {
         if canvas.pixelWidth != texturePixels.width || canvas.pixelHeight != texturePixels.height {
             do { try makeTexture() } catch { status = "\(error)"; return }
         }
-        let pixels = canvas.rgbaPixels()
-        pixels.withUnsafeBytes { bytes in
-            _ = SDL_UpdateTexture(texture, nil, bytes.baseAddress, Int32(canvas.pixelWidth * 4))
+        canvas.withPremultipliedARGB { pixels, stride in
+            _ = SDL_UpdateTexture(texture, nil, pixels.baseAddress, Int32(stride))
         }
         SDL_RenderClear(renderer)
         SDL_RenderCopy(renderer, texture, nil, nil)
