@@ -360,47 +360,59 @@ enum SnapshotEngine {
         }
         if isCancelled() { throw CancellationError() }
 
-        let below = options.overlays.filter { $0.level == .aboveRoads }.map(\.renderer)
-        let above = options.overlays.filter { $0.level == .aboveLabels }.map(\.renderer)
         if replacesMap {
             canvas.fill(RenderColor(red: 0.96, green: 0.95, blue: 0.93))
+            let below = options.overlays.filter { $0.level == .aboveRoads }.map(\.renderer)
+            let above = options.overlays.filter { $0.level == .aboveLabels }.map(\.renderer)
             for renderer in below + above { renderer.render(on: canvas, viewport: viewport); if isCancelled() { throw CancellationError() } }
         } else {
             let dataSource = try explicit ?? MapDataSource.resolved()
             let style = try makeStyle(options: options, dataSource: dataSource)
             let loader = makeLoader(style: style, dataSource: dataSource, scale: scale, styleURL: options.styleURL)
-            let center = viewport.centerCoordinate, zoom = viewport.zoomLevel, bearing = viewport.heading
-            // The map's labels make way for the markers and annotations drawn over it.
-            let reserved = AnnotationDrawing.reservedAreas(markers: options.markers, annotations: options.customAnnotations,
-                                                           showTitles: options.showsAnnotationTitles, viewport: viewport)
-            func draw(_ style: Style) throws -> RenderCanvas {
-                do {
-                    let renderer = try StyleRenderer(style: style, loader: loader)
-                    renderer.reservedLabelAreas = reserved
-                    return try renderer
-                        .render(center: center, zoom: zoom, bearing: bearing, width: Double(size.width), height: Double(size.height), pixelRatio: scale)
-                } catch {
-                    throw MKError(.serverFailure, reason: "cannot draw the map: \(error.description)")
-                }
-            }
-            if below.isEmpty {
-                canvas.draw(try draw(style))
-            } else {
-                // MapKit's aboveRoads level lies between the base map and its labels.
-                let (base, labels) = style.splitAtFirstSymbolLayer()
-                canvas.draw(try draw(base))
-                if isCancelled() { throw CancellationError() }
-                for renderer in below { renderer.render(on: canvas, viewport: viewport) }
-                if !labels.layers.isEmpty { canvas.draw(try draw(labels)) }
-            }
-            if isCancelled() { throw CancellationError() }
-            for renderer in above { renderer.render(on: canvas, viewport: viewport) }
+            canvas.draw(try drawMap(options: options, renderers: MapStyleRenderers(style: style, loader: loader), isCancelled: isCancelled))
         }
         if isCancelled() { throw CancellationError() }
         AnnotationDrawing.draw(markers: options.markers, annotations: options.customAnnotations, userLocation: options.userLocation,
                                showTitles: options.showsAnnotationTitles, dark: options.isDark, on: canvas, viewport: viewport)
         return MKMapSnapshotter.Snapshot(image: UIImage(canvas: canvas), traitCollection: options.traitCollection,
                                          appearance: options.appearance, viewport: viewport)
+    }
+
+    /// The map for the options drawn by `renderers`, with the overlays at their levels (not the
+    /// markers and annotations): the whole style then the `aboveLabels` overlays, or, when there
+    /// are `aboveRoads` overlays, the style's base, those overlays, its labels, then the rest.
+    /// The map's labels make way for the markers and annotations to be drawn over it.
+    static func drawMap(options: MKMapSnapshotter.Options, renderers: MapStyleRenderers,
+                        isCancelled: () -> Bool = { false }) throws -> RenderCanvas {
+        let viewport = options.viewport
+        let reserved = AnnotationDrawing.reservedAreas(markers: options.markers, annotations: options.customAnnotations,
+                                                       showTitles: options.showsAnnotationTitles, viewport: viewport)
+        func draw(_ renderer: StyleRenderer) throws -> RenderCanvas {
+            renderer.reservedLabelAreas = reserved
+            do {
+                return try renderer.render(center: viewport.centerCoordinate, zoom: viewport.zoomLevel, bearing: viewport.heading,
+                                           width: Double(options.size.width), height: Double(options.size.height),
+                                           pixelRatio: Double(options.scale))
+            } catch {
+                throw MKError(.serverFailure, reason: "cannot draw the map: \(error.description)")
+            }
+        }
+        let below = options.overlays.filter { $0.level == .aboveRoads }.map(\.renderer)
+        let above = options.overlays.filter { $0.level == .aboveLabels }.map(\.renderer)
+        let canvas: RenderCanvas
+        if below.isEmpty {
+            canvas = try draw(try renderers.whole())
+        } else {
+            // MapKit's aboveRoads level lies between the base map and its labels.
+            let (base, labels) = try renderers.split()
+            canvas = try draw(base)
+            if isCancelled() { throw CancellationError() }
+            for renderer in below { renderer.render(on: canvas, viewport: viewport) }
+            if let labels { canvas.draw(try draw(labels)) }
+        }
+        if isCancelled() { throw CancellationError() }
+        for renderer in above { renderer.render(on: canvas, viewport: viewport) }
+        return canvas
     }
 
     /// The style for the options: a style file or the configuration's built-in style, with the
@@ -445,5 +457,43 @@ enum SnapshotEngine {
         }, resource: { url in
             DefaultStyle.resource(url) ?? files?.resource(url)
         })
+    }
+}
+
+/// The style renderers that draw a map: the whole style, or its base (up to its first symbol
+/// layer) and its labels for overlays drawn between them, each made when first needed. A
+/// snapshot makes one set per image; a map view keeps its set from frame to frame, so that what
+/// one frame decoded, shaped and loaded (vector tiles, labels, sprites, fonts) serves the next.
+final class MapStyleRenderers {
+    let style: Style
+    let loader: StyleResourceLoader
+    private var wholeRenderer: StyleRenderer?
+    private var splitRenderers: (base: StyleRenderer, labels: StyleRenderer?)?
+
+    init(style: Style, loader: StyleResourceLoader) {
+        (self.style, self.loader) = (style, loader)
+    }
+
+    /// The renderer of the whole style.
+    func whole() throws -> StyleRenderer {
+        if let wholeRenderer { return wholeRenderer }
+        let renderer = try make(style)
+        wholeRenderer = renderer
+        return renderer
+    }
+
+    /// The renderers of the style's base and of its labels (nil when it has none).
+    func split() throws -> (base: StyleRenderer, labels: StyleRenderer?) {
+        if let splitRenderers { return splitRenderers }
+        let (base, labels) = style.splitAtFirstSymbolLayer()
+        let made = (try make(base), labels.layers.isEmpty ? nil : try make(labels))
+        splitRenderers = made
+        return made
+    }
+
+    private func make(_ style: Style) throws -> StyleRenderer {
+        do { return try StyleRenderer(style: style, loader: loader) } catch {
+            throw MKError(.serverFailure, reason: "cannot draw the map: \(error.description)")
+        }
     }
 }

@@ -83,37 +83,12 @@ extension MKMapView {
         if renderState.rendererCache?.key != key {
             let style = try SnapshotEngine.makeStyle(options: options, dataSource: dataSource)
             let loader = SnapshotEngine.makeLoader(style: style, dataSource: dataSource, scale: scale, styleURL: nil)
-            renderState.rendererCache = MapViewRendererCache(key: key, style: style, loader: loader,
+            renderState.rendererCache = MapViewRendererCache(key: key, renderers: MapStyleRenderers(style: style, loader: loader),
                                                              keeping: [options.preferredConfiguration, options.effectivePointOfInterestFilter])
         }
-        let cache = renderState.rendererCache!
-        let viewport = options.viewport
-        let reserved = AnnotationDrawing.reservedAreas(markers: options.markers, annotations: options.customAnnotations,
-                                                       showTitles: options.showsAnnotationTitles, viewport: viewport)
-        let below = options.overlays.filter { $0.level == .aboveRoads }.map(\.renderer)
-        let above = options.overlays.filter { $0.level == .aboveLabels }.map(\.renderer)
-        func draw(_ renderer: StyleRenderer) throws -> RenderCanvas {
-            renderer.reservedLabelAreas = reserved
-            do {
-                return try renderer.render(center: viewport.centerCoordinate, zoom: viewport.zoomLevel, bearing: viewport.heading,
-                                           width: Double(options.size.width), height: Double(options.size.height), pixelRatio: scale)
-            } catch {
-                throw MKError(.serverFailure, reason: "cannot draw the map: \(error.description)")
-            }
-        }
-        let canvas: RenderCanvas
-        if below.isEmpty {
-            canvas = try draw(try cache.whole())
-        } else {
-            // MapKit's aboveRoads level lies between the base map and its labels.
-            let (base, labels) = try cache.split()
-            canvas = try draw(base)
-            for renderer in below { renderer.render(on: canvas, viewport: viewport) }
-            if let labels { canvas.draw(try draw(labels)) }
-        }
-        for renderer in above { renderer.render(on: canvas, viewport: viewport) }
+        let canvas = try SnapshotEngine.drawMap(options: options, renderers: renderState.rendererCache!.renderers)
         AnnotationDrawing.draw(markers: options.markers, annotations: options.customAnnotations, userLocation: options.userLocation,
-                               showTitles: options.showsAnnotationTitles, dark: options.isDark, on: canvas, viewport: viewport)
+                               showTitles: options.showsAnnotationTitles, dark: options.isDark, on: canvas, viewport: options.viewport)
         return UIImage(canvas: canvas)
     }
 
@@ -193,46 +168,19 @@ struct MapViewRenderState {
     var rendererCache: MapViewRendererCache?
 }
 
-/// The style renderers a map view keeps from frame to frame, so that what one frame decoded,
-/// shaped and loaded (vector tiles, labels, sprites, fonts) serves the next: a map redrawn as it
-/// pans or zooms shows mostly the same tiles. Made again when the style or the data changes.
+/// The style renderers a map view keeps from frame to frame (a map redrawn as it pans or zooms
+/// shows mostly the same tiles), with the key they were made for: made again when the style or
+/// the data changes.
 final class MapViewRendererCache {
     let key: String
-    let style: Style
-    let loader: StyleResourceLoader
+    let renderers: MapStyleRenderers
     /// The objects whose identities the key names, held so that no other object takes their
     /// address (and so their identity) while the key is in use.
     private let kept: [AnyObject]
-    private var wholeRenderer: StyleRenderer?
-    private var splitRenderers: (base: StyleRenderer, labels: StyleRenderer?)?
 
-    init(key: String, style: Style, loader: StyleResourceLoader, keeping objects: [AnyObject?]) {
-        (self.key, self.style, self.loader) = (key, style, loader)
+    init(key: String, renderers: MapStyleRenderers, keeping objects: [AnyObject?]) {
+        (self.key, self.renderers) = (key, renderers)
         kept = objects.compactMap { $0 }
-    }
-
-    /// The renderer of the whole style.
-    func whole() throws -> StyleRenderer {
-        if let wholeRenderer { return wholeRenderer }
-        let renderer = try make(style)
-        wholeRenderer = renderer
-        return renderer
-    }
-
-    /// The renderers of the style's base (up to its first symbol layer) and of its labels (nil
-    /// when it has none), for overlays drawn between them.
-    func split() throws -> (base: StyleRenderer, labels: StyleRenderer?) {
-        if let splitRenderers { return splitRenderers }
-        let (base, labels) = style.splitAtFirstSymbolLayer()
-        let made = (try make(base), labels.layers.isEmpty ? nil : try make(labels))
-        splitRenderers = made
-        return made
-    }
-
-    private func make(_ style: Style) throws -> StyleRenderer {
-        do { return try StyleRenderer(style: style, loader: loader) } catch {
-            throw MKError(.serverFailure, reason: "cannot draw the map: \(error.description)")
-        }
     }
 }
 
