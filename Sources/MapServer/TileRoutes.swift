@@ -336,17 +336,15 @@ enum TileRequest {
 
     /// Whether an `Accept-Encoding` value takes gzip (and does not refuse it with q=0).
     static func acceptsGzip(_ header: String) -> Bool {
-        // Browsers and HTTP libraries send a plain list ("gzip, deflate, br"): answer that without
-        // Foundation's trimming and lower-casing, which showed up in the cached tile path.
-        if !header.utf8.contains(UInt8(ascii: ";")) {
-            return header.utf8.split(separator: UInt8(ascii: ",")).contains { item in
-                let token = item.drop { $0 == UInt8(ascii: " ") }.reversed().drop { $0 == UInt8(ascii: " ") }.reversed()
-                return token.count == 1 && token.first == UInt8(ascii: "*")
-                    || token.count == 4 && zip(token, "gzip".utf8).allSatisfy { $0 | 0x20 == $1 }
-            }
+        // Read with the standard library alone: Foundation's trimming on Linux showed up in the
+        // cached tile path.
+        func trimmed(_ text: Substring) -> Substring {
+            guard let first = text.firstIndex(where: { $0 != " " && $0 != "\t" }),
+                  let last = text.lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+            return text[first...last]
         }
         for item in header.split(separator: ",") {
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let parts = item.split(separator: ";").map { trimmed($0).lowercased() }
             guard let coding = parts.first, coding == "gzip" || coding == "*" else { continue }
             let refused = parts.dropFirst().contains { $0.hasPrefix("q=") && Double($0.dropFirst(2)) == 0 }
             if !refused { return true }
