@@ -69,11 +69,15 @@ public struct MapViewport: Hashable, Sendable {
 
     /// The viewport that shows `mapRect` whole, north up and flat, keeping `edgePadding`
     /// clear around it (``mapRectThatFits(_:edgePadding:)`` gives what it then shows).
+    ///
+    /// A zero-size view or a zero-area rect has no scale to fit: the viewport is centred on the
+    /// rect at zoom 0 (a null or non-finite rect gives the centre (0, 0)).
     public init(size: CGSize, visibleMapRect mapRect: MKMapRect, edgePadding: MKEdgeInsets = .zero) {
         self.init(size: size, centerCoordinate: CLLocationCoordinate2D(), zoomLevel: 0)
         let fitted = mapRectThatFits(mapRect, edgePadding: edgePadding)
-        guard !fitted.isNull, fitted.width > 0, size.width > 0 else { return }
+        guard !fitted.isNull, fitted.midX.isFinite, fitted.midY.isFinite else { return }
         centerCoordinate = MKMapPoint(x: fitted.midX, y: fitted.midY).coordinate.normalized
+        guard fitted.width > 0, fitted.width.isFinite, size.width > 0, size.height > 0 else { return }
         zoomLevel = 19 - log2(fitted.width / Double(size.width))
     }
 

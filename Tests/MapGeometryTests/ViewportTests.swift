@@ -78,6 +78,25 @@ final class ViewportTests: XCTestCase {
         XCTAssertTrue(viewport.mapRectThatFits(.null).isNull)
     }
 
+    func testFittingWithoutAScaleKeepsTheCentre() {
+        let target = MKMapRect(MKCoordinateRegion(center: monaco, span: MKCoordinateSpan(latitudeDelta: 0.02, longitudeDelta: 0.02)))
+        // A zero-size view cannot fit a scale, but it still looks at the rect.
+        let unsized = MapViewport(size: CGSize(width: 0, height: 0), visibleMapRect: target)
+        XCTAssertEqual(unsized.centerCoordinate.latitude, monaco.latitude, accuracy: 1e-6)
+        XCTAssertEqual(unsized.centerCoordinate.longitude, monaco.longitude, accuracy: 1e-6)
+        XCTAssertEqual(unsized.zoomLevel, 0)
+        // A point (zero-area rect) in a sized view: centred there.
+        let point = MKMapPoint(monaco)
+        let atPoint = MapViewport(size: CGSize(width: 300, height: 200), visibleMapRect: MKMapRect(x: point.x, y: point.y, width: 0, height: 0))
+        XCTAssertEqual(atPoint.centerCoordinate.longitude, monaco.longitude, accuracy: 1e-9)
+        XCTAssertEqual(atPoint.zoomLevel, 0)
+        // Null and non-finite rects leave the default viewport.
+        XCTAssertEqual(MapViewport(size: CGSize(width: 300, height: 200), visibleMapRect: .null).centerCoordinate.latitude, 0)
+        let nan = MapViewport(size: CGSize(width: 300, height: 200), visibleMapRect: MKMapRect(x: .nan, y: 0, width: 10, height: 10))
+        XCTAssertEqual(nan.centerCoordinate.longitude, 0)
+        XCTAssertTrue(nan.zoomLevel.isFinite)
+    }
+
     func testPointCoordinateConversionNorthUp() {
         let viewport = MapViewport(size: CGSize(width: 400, height: 300), centerCoordinate: monaco, zoomLevel: 15)
         let center = viewport.convert(monaco)

@@ -83,4 +83,43 @@ final class MapViewRenderTests: XCTestCase {
         XCTAssertThrowsError(try empty.render())
         XCTAssertEqual(recorder.log, [], "a zero-size frame draws nothing and reports nothing")
     }
+
+    /// The map view keeps its style renderers (decoded tiles, shaped labels) between frames; each
+    /// frame must still be exactly what a fresh MKMapSnapshotter draws for the same view, along a
+    /// path that pans, zooms, rotates and comes back (cached tiles and label placements reused).
+    func testKeptRenderersDrawWhatASnapshotDraws() async throws {
+        let (map, delegate, _) = MapViewFixtures.map()
+        let dataSource = try MonacoBundle.dataSource()
+        map.dataSource = dataSource
+        map.showsCompass = false  // an ornament of the view, not of snapshots
+        let marker = MapViewFixtures.point("Casino", 43.7393, 7.4277)
+        map.addAnnotation(marker)
+        let line = MKPolyline(coordinates: [CLLocationCoordinate2D(latitude: 43.7330, longitude: 7.4170),
+                                            CLLocationCoordinate2D(latitude: 43.7420, longitude: 7.4300)], count: 2)
+        delegate.rendererFactory = { overlay in
+            let renderer = MKPolylineRenderer(polyline: overlay as! MKPolyline)
+            renderer.strokeColor = .systemRed
+            renderer.lineWidth = 4
+            return renderer
+        }
+        map.addOverlay(line, level: .aboveRoads)
+        let start = MKMapCamera(lookingAtCenter: MapViewFixtures.monaco, fromDistance: 1800, pitch: 0, heading: 0)
+        let cameras = [start,
+                       MKMapCamera(lookingAtCenter: CLLocationCoordinate2D(latitude: 43.7360, longitude: 7.4230), fromDistance: 1800, pitch: 0, heading: 0),
+                       MKMapCamera(lookingAtCenter: CLLocationCoordinate2D(latitude: 43.7360, longitude: 7.4230), fromDistance: 900, pitch: 0, heading: 0),
+                       MKMapCamera(lookingAtCenter: CLLocationCoordinate2D(latitude: 43.7360, longitude: 7.4230), fromDistance: 900, pitch: 0, heading: 35),
+                       start]
+        for (index, camera) in cameras.enumerated() {
+            map.setCamera(camera, animated: false)
+            let frame = try map.render()
+            let fresh = try await snapshot(map.snapshotOptions(), dataSource: dataSource)
+            XCTAssertEqual(frame.size, fresh.image.size)
+            let framePixels = frame.renderCanvas.rgbaPixels(), freshPixels = fresh.image.renderCanvas.rgbaPixels()
+            XCTAssertEqual(framePixels.count, freshPixels.count)
+            let differing = zip(framePixels, freshPixels).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) }
+            XCTAssertEqual(differing, 0, "frame \(index) (\(camera)) differs from the snapshot in \(differing) bytes")
+            // Not trivially equal: the frame shows the map, not one colour.
+            XCTAssertGreaterThan(Set(stride(from: 0, to: framePixels.count, by: 4 * 997).map { framePixels[$0] }).count, 3)
+        }
+    }
 }
