@@ -3,22 +3,27 @@
 /// MapGeometry has no dependencies, so this stands in for swift-collections' `Heap` (label placement
 /// and MapRouting's searches use it; inlinable so their element types get specialised code). For a
 /// max-heap, give the element a `<` that orders the larger values first.
-package struct BinaryHeap<Element: Comparable> {
+///
+/// Public behind an SPI, not `package`: with Swift 6.3 an `@inlinable public` generic is not
+/// specialised in another module of the package (measured: MapRouting's contraction ran 4–5×
+/// slower on generic metadata lookups and element copies), while an `@inlinable public` one is.
+/// The SPI keeps it out of the API that `import OpenMapKit` shows.
+@_spi(OpenMapKitInternal) public struct BinaryHeap<Element: Comparable> {
     @usableFromInline var storage: [Element] = []
 
-    @inlinable package init(capacity: Int = 0) {
+    @inlinable public init(capacity: Int = 0) {
         storage.reserveCapacity(max(capacity, 0))
     }
 
-    @inlinable package var isEmpty: Bool { storage.isEmpty }
-    @inlinable package var count: Int { storage.count }
+    @inlinable public var isEmpty: Bool { storage.isEmpty }
+    @inlinable public var count: Int { storage.count }
     /// The smallest element, left in place.
-    @inlinable package var min: Element? { storage.first }
+    @inlinable public var min: Element? { storage.first }
 
     /// Empties the heap, keeping its memory for the next use.
-    @inlinable package mutating func removeAll() { storage.removeAll(keepingCapacity: true) }
+    @inlinable public mutating func removeAll() { storage.removeAll(keepingCapacity: true) }
 
-    @inlinable package mutating func push(_ element: Element) {
+    @inlinable public mutating func push(_ element: Element) {
         storage.append(element)
         var child = storage.count - 1
         // Move the hole up instead of swapping at every level.
@@ -31,7 +36,7 @@ package struct BinaryHeap<Element: Comparable> {
         storage[child] = element
     }
 
-    @inlinable package mutating func popMin() -> Element? {
+    @inlinable public mutating func popMin() -> Element? {
         guard let last = storage.popLast() else { return nil }
         guard !storage.isEmpty else { return last }
         let top = storage[0]

@@ -1,5 +1,5 @@
 import Foundation
-import MapGeometry
+@_spi(OpenMapKitInternal) import MapGeometry
 
 /// The contraction hierarchy's upward graphs: `forward[u]` holds arcs u→v and `backward[u]` arcs
 /// v→u (stored as v), both only towards higher-ranked v. `middle` is the contracted node a
@@ -19,49 +19,15 @@ struct QueueEntry: Comparable {
     static func == (a: QueueEntry, b: QueueEntry) -> Bool { a.key == b.key }
 }
 
-/// The queue of every search here: a binary min-heap of (cost, node) entries, the same algorithm
-/// as MapGeometry's `BinaryHeap` (so entries leave in the same order). That generic heap was used
-/// here before, but in release builds its calls from this module stayed unspecialised: generic
-/// metadata lookups and element copies took half of a contraction's time (perf, Monaco walking).
-struct MinHeap {
-    private var storage: [QueueEntry] = []
+/// The queue of every search here: MapGeometry's binary min-heap of (cost, node) entries.
+typealias MinHeap = BinaryHeap<QueueEntry>
 
-    var isEmpty: Bool { storage.isEmpty }
-    var minKey: UInt64? { storage.first?.key }
+extension BinaryHeap where Element == QueueEntry {
+    var minKey: UInt64? { min?.key }
 
-    mutating func removeAll() { storage.removeAll(keepingCapacity: true) }
+    mutating func push(_ key: UInt64, _ value: UInt32) { push(QueueEntry(key: key, value: value)) }
 
-    mutating func push(_ key: UInt64, _ value: UInt32) {
-        let entry = QueueEntry(key: key, value: value)
-        storage.append(entry)
-        var child = storage.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard key < storage[parent].key else { break }
-            storage[child] = storage[parent]
-            child = parent
-        }
-        storage[child] = entry
-    }
-
-    mutating func pop() -> (key: UInt64, value: UInt32)? {
-        guard let last = storage.popLast() else { return nil }
-        guard !storage.isEmpty else { return (last.key, last.value) }
-        let top = storage[0]
-        let count = storage.count
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            guard left < count else { break }
-            let right = left + 1
-            let smaller = right < count && storage[right].key < storage[left].key ? right : left
-            guard storage[smaller].key < last.key else { break }
-            storage[parent] = storage[smaller]
-            parent = smaller
-        }
-        storage[parent] = last
-        return (top.key, top.value)
-    }
+    mutating func pop() -> (key: UInt64, value: UInt32)? { popMin().map { ($0.key, $0.value) } }
 }
 
 extension RoadGraphBuilder {

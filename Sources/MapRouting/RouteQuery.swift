@@ -1,5 +1,5 @@
 import Foundation
-import MapGeometry
+@_spi(OpenMapKitInternal) import MapGeometry
 
 /// A found route: graph nodes (directed edges) in order, with the penalty of the turn into each
 /// (0 for the first), and its cost in ms.

@@ -1,6 +1,6 @@
 import TestSupport
 import XCTest
-@testable import MapGeometry
+@_spi(OpenMapKitInternal) @testable import MapGeometry
 
 final class SimplificationTests: XCTestCase {
     private func pts(_ xy: [(Double, Double)]) -> [MKMapPoint] { xy.map { MKMapPoint(x: $0.0, y: $0.1) } }
