@@ -327,14 +327,24 @@ extension PlaceIndex {
             }
         }
         if let region {
-            if let ords = try regionMatches(db, expression: expression, region: region, kinds: kinds) {
+            let inRegion = " AND p.lat BETWEEN ? AND ? AND p.lon BETWEEN ? AND ?"
+            let bounds: StatementArguments = [region.south, region.north, region.west, region.east]
+            switch try regionMatches(db, expression: expression, region: region, kinds: kinds) {
+            case .inRegion(let ords):
                 if !ords.isEmpty {
                     try add(db.makeStatement(sql: "SELECT \(Self.candidateColumns) FROM places p WHERE p.ord IN ("
                                              + ords.map(String.init).joined(separator: ",") + ") ORDER BY p.ord"), [])
                 }
-            } else {
-                try add(db.cachedStatement(sql: matches(Self.regionScanLimit) + " AND p.lat BETWEEN ? AND ? AND p.lon BETWEEN ? AND ? ORDER BY f.ord LIMIT \(Self.candidateLimit)"),
-                        [expression, region.south, region.north, region.west, region.east])
+            case .all(let ords):
+                // Every match is known already: test those places, without reading the full text again.
+                if !ords.isEmpty {
+                    try add(db.makeStatement(sql: "SELECT \(Self.candidateColumns) FROM places p WHERE p.ord IN ("
+                                             + ords.map(String.init).joined(separator: ",") + ")" + kindClause(kinds) + inRegion
+                                             + " ORDER BY p.ord LIMIT \(Self.candidateLimit)"), bounds)
+                }
+            case .tooMany:
+                try add(db.cachedStatement(sql: matches(Self.regionScanLimit) + inRegion + " ORDER BY f.ord LIMIT \(Self.candidateLimit)"),
+                        [expression] + bounds)
             }
         }
         if !required {
@@ -380,27 +390,38 @@ extension PlaceIndex {
     /// Regions holding at most this many places are searched through the set of their places.
     static let regionSetLimit = 4_000
 
+    /// What ``regionMatches(_:expression:region:kinds:fewMatches:)`` found out.
+    enum RegionMatches {
+        /// The `ord`s of the matches inside the region (at most ``candidateLimit``), best first.
+        case inRegion([Int64])
+        /// The words match at most `fewMatches` places: all their `ord`s, to be tested against
+        /// the region one by one (cheaper than listing the region's places).
+        case all([Int64])
+        /// Many matches and a region holding too many places for a set: scan the matches.
+        case tooMany
+    }
+
     /// The `ord`s of the first ``candidateLimit`` of the first ``regionScanLimit`` full-text matches
     /// that lie in `region`, found by reading the full-text rowids alone and looking each up in the set of the
-    /// region's places (from the R*Tree); nil when the words match few places or the region holds
-    /// too many, for which testing each match's coordinate is cheaper.
+    /// region's places (from the R*Tree); or every match when the words match few places; or
+    /// neither when the region holds too many places, for which testing each match's coordinate is cheaper.
     /// Joining every full-text match to its place row to test its coordinate cost a random read
     /// of `places` per match: 15 ms for a short prefix in a 2 km box of Andorra ×100, where the
     /// box holds 75 places.
     func regionMatches(_ db: Database, expression: String, region: Box, kinds: Set<PlaceKind>?,
-                       fewMatches: Int = PlaceIndex.fewMatches) throws -> [Int64]? {
+                       fewMatches: Int = PlaceIndex.fewMatches) throws -> RegionMatches {
         // A word few places have: checking each of its places against the region is cheaper than
         // listing the region's places (a category word over all of Monaco read 3,000 rows).
         let few = try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM place_fts WHERE place_fts MATCH ? LIMIT ?"),
                                      arguments: [expression, fewMatches + 1])
-        guard few.count > fewMatches else { return nil }
+        guard few.count > fewMatches else { return .all(few) }
         let inside = try Int64.fetchAll(db.cachedStatement(sql: """
             SELECT p.ord FROM place_rtree r JOIN places p ON p.rowid = r.id
             WHERE r.max_lon >= ? AND r.min_lon <= ? AND r.max_lat >= ? AND r.min_lat <= ?
               AND p.lat BETWEEN ? AND ? AND p.lon BETWEEN ? AND ?\(kindClause(kinds)) LIMIT \(Self.regionSetLimit + 1)
             """), arguments: [region.west, region.east, region.south, region.north, region.south, region.north, region.west, region.east])
-        guard inside.count <= Self.regionSetLimit else { return nil }
-        guard !inside.isEmpty else { return [] }
+        guard inside.count <= Self.regionSetLimit else { return .tooMany }
+        guard !inside.isEmpty else { return .inRegion([]) }
         let places = Set(inside)
         var chosen: [Int64] = []
         let matches = try Int64.fetchCursor(db.cachedStatement(
@@ -410,7 +431,7 @@ extension PlaceIndex {
             chosen.append(ord)
             if chosen.count == Self.candidateLimit || chosen.count == places.count { break }
         }
-        return chosen
+        return .inRegion(chosen)
     }
 
     func termExists(_ db: Database, _ word: String, prefix: Bool) throws -> Bool {
