@@ -4,7 +4,8 @@ import MapRender
 import NIOCore
 
 /// The web map: `/` (the page), `/webmap/{file}` (its scripts, styles and images) and
-/// `/webmap/config.json` (where the served regions are, so the page opens on the data).
+/// `/webmap/config.json` (where the served regions are, so the page opens on the data, and
+/// whether it needs an API key).
 ///
 /// The page's files are read from the module's resources once, into memory: they are small, and
 /// serving from a fixed table means a request can only ever name one of those files — a path with
@@ -51,10 +52,13 @@ struct WebMapRoutes {
             let styles: [String]
             let backgrounds: [String: String]
             let generation: Int
+            /// Whether the API and the raster tiles need a key: the page then asks for one.
+            let requiresKey: Bool
         }
         let config = Config(regions: snapshot.regions.map(\.name), bounds: [west, south, east, north],
                             minZoom: minimumZoom, maxZoom: maximumZoom,
-                            styles: WebMapAssets.styles, backgrounds: WebMapAssets.backgrounds, generation: snapshot.generation)
+                            styles: WebMapAssets.styles, backgrounds: WebMapAssets.backgrounds, generation: snapshot.generation,
+                            requiresKey: !server.configuration.apiKeys.isEmpty)
         let body = try JSONEncoder().encode(config)
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
                         body: .init(byteBuffer: ByteBuffer(bytes: body)))

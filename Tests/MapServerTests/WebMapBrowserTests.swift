@@ -200,6 +200,66 @@ final class WebMapBrowserTests: XCTestCase {
         XCTAssertEqual(afterPinch.bearing - beforePinch.bearing, -20, accuracy: 2)
     }
 
+    /// A server run with API keys: the page asks for a key (and draws no tiles without one),
+    /// shows the server's reason for a wrong key, then draws the map and searches with the right
+    /// one; it keeps the key for the tab's session, and takes one from `?key=`, which it removes
+    /// from the address bar. The key travels only to /v1/token: tiles and calls carry tokens.
+    func testWebMapAsksForAnAPIKey() async throws {
+        guard let chromium = Self.chromium() else {
+            XCTFail("Chromium is not installed, so the web map cannot be tested: install Debian's `chromium` package (apt-get install chromium; the Makefile's APT_BUILD does it for CI), or point OPENMAPKIT_CHROMIUM at a Chromium binary.")
+            return
+        }
+        let key = "webmap-test-key"
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/drive_webmap.py")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("openmapkit-webmap-key-screenshots")
+        try? FileManager.default.removeItem(at: output)
+        let server = try TestServer.make { $0.port = 0; $0.apiKeys = [APIKey(key: key)] }
+        let result = try await TestServer.withRunningServer(server) { port in
+            let arguments = [script.path, "--url", "http://localhost:\(port)/", "--out", output.path, "--chromium", chromium,
+                             "--search", "Casino", "--api-key", key]
+            return try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(with: Result(catching: { try runProcess("python3", arguments) }))
+                }
+            }
+        }
+        let stderr = String(decoding: result.standardError, as: UTF8.self)
+        XCTAssertEqual(result.status, 0, stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any],
+                                   "the driver printed no report: \(stderr.suffix(2000))")
+        print("web map screenshots: \(output.path)")
+        if let failure = report["failure"] as? String {
+            XCTFail("the browser session stopped early: \(failure)\nreached: \(report.keys.sorted())")
+        }
+        XCTAssertEqual(report["problems"] as? [String], [], "console errors, exceptions or failed loads other than the refused key")
+        let asked = report["asked"] as? [String: Any] ?? [:]
+        XCTAssertEqual((asked["tiles"] as? [String: Any])?["requested"] as? Int, 0, "no tile is asked for without a key")
+        XCTAssertEqual(asked["token"] as? Bool, false)
+        let refused = report["refused"] as? [String: Any] ?? [:]
+        XCTAssertTrue((refused["message"] as? String ?? "").contains("not known"), "\(refused)")
+        XCTAssertEqual(refused["formShown"] as? Bool, true)
+        let accepted = report["accepted"] as? [String: Any] ?? [:]
+        let tiles = accepted["tiles"] as? [String: Any] ?? [:]
+        XCTAssertGreaterThan(tiles["loaded"] as? Int ?? 0, 3, "\(tiles)")
+        XCTAssertEqual(tiles["failed"] as? Int, 0, "\(tiles)")
+        XCTAssertEqual(accepted["formShown"] as? Bool, false)
+        let shot = try Screenshot((report["screenshots"] as? [String: String])?["key-02-map"])
+        XCTAssertGreaterThan(shot.distinctColors(), 200, "the map with the key looks blank")
+        let results = (report["search"] as? [String: Any])?["results"] as? [String] ?? []
+        XCTAssertTrue(results.contains { $0.localizedCaseInsensitiveContains("casino") }, "\(report["search"] ?? "no search")")
+        XCTAssertEqual((report["reloaded"] as? [String: Any])?["formShown"] as? Bool, false)
+        let inAddress = report["inAddress"] as? [String: Any] ?? [:]
+        XCTAssertEqual(inAddress["search"] as? String, "", "the key is removed from the address bar")
+        XCTAssertEqual(inAddress["formShown"] as? Bool, false)
+        // The key went only to /v1/token (in a header): tile URLs carry the token it was traded for.
+        let urls = accepted["resources"] as? [String] ?? []
+        XCTAssertTrue(urls.contains { $0.hasSuffix("/v1/token") }, "\(urls)")
+        let tileURLs = urls.filter { $0.contains("/styles/standard/") }
+        XCTAssertFalse(tileURLs.isEmpty, "\(urls)")
+        XCTAssertTrue(tileURLs.allSatisfy { $0.contains("key=omk1.") }, "\(tileURLs.prefix(3))")
+        XCTAssertFalse(urls.contains { $0.contains(key) }, "the key travelled in a URL")
+    }
+
     // MARK: Helpers
 
     /// Debian's Chromium (the binary, not the wrapper script, whose shell warnings are noise), or

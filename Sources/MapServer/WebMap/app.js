@@ -147,7 +147,8 @@
   const stats = { requested: 0, loaded: 0, failed: 0, inflight: 0 };
   let frameCounter = 0;
   const tileKey = (z, x, y) => `${style}/${z}/${x}/${y}${dpr >= 1.5 ? '@2x' : ''}`;
-  const tileURL = (z, x, y) => `/styles/${encodeURIComponent(style)}/${z}/${x}/${y}${dpr >= 1.5 ? '@2x' : ''}.png`;
+  const tileURL = (z, x, y) => `/styles/${encodeURIComponent(style)}/${z}/${x}/${y}${dpr >= 1.5 ? '@2x' : ''}.png`
+    + (auth.token ? `?key=${encodeURIComponent(auth.token)}` : '');
 
   function requestTile(z, x, y) {
     const key = tileKey(z, x, y);
@@ -215,6 +216,8 @@
     if (animation) wanted.length = 0;
     // Nearest first; the browser would otherwise fetch in reading order and the centre comes last.
     wanted.sort((a, b) => a.d - b.d);
+    // A server with keys renders tiles only for a token: none are asked for until the page has one.
+    if (config.requiresKey && !auth.token) wanted.length = 0;
     for (const t of wanted) {
       if (stats.inflight >= MAX_INFLIGHT) { pendingTiles = true; break; }
       requestTile(tz, t.tx, t.ty);
@@ -315,6 +318,7 @@
   }
   function changed() {
     constrain();
+    if (config.requiresKey) accessToken().catch(showKeyForm);
     requestRender();
     scheduleHash();
   }
@@ -513,11 +517,97 @@
     requestRender();
   }
 
+  // ---- API keys. A server run with keys wants one for its API and its raster tiles. The page
+  // trades the key for a short-lived access token at /v1/token, as Apple's Maps Server API
+  // clients do, and sends the token (never the key) with each call and tile. The key comes from
+  // ?key= in the page's address (removed from the address bar at once) or from the key form, and
+  // is kept for this tab's session only.
+  const auth = { key: null, token: null, expires: 0, pending: null, refresh: 0 };
+  try { auth.key = sessionStorage.getItem('openmapkit.key'); } catch (_) { /* storage may be off */ }
+  {
+    const query = new URLSearchParams(location.search);
+    if (query.has('key')) {
+      rememberKey(query.get('key'));
+      query.delete('key');
+      const rest = query.toString();
+      history.replaceState(null, '', location.pathname + (rest ? `?${rest}` : '') + location.hash);
+    }
+  }
+  function rememberKey(key) {
+    auth.key = key || null;
+    auth.token = null;
+    try {
+      if (auth.key) sessionStorage.setItem('openmapkit.key', auth.key); else sessionStorage.removeItem('openmapkit.key');
+    } catch (_) { /* storage may be off */ }
+  }
+  // No key, or (`rejected`) one the server refused, with its reason.
+  class KeyNeeded extends Error {
+    constructor(message, rejected = false) { super(message); this.rejected = rejected; }
+  }
+  // The current access token (null when the server needs no key), fetched when missing, about to
+  // expire or `renew`ed; concurrent callers share one exchange.
+  function accessToken(renew = false) {
+    if (!config.requiresKey) return Promise.resolve(null);
+    if (!auth.key) return Promise.reject(new KeyNeeded('Enter an API key to use this map.'));
+    if (!renew && auth.token && Date.now() < auth.expires - 60000) return Promise.resolve(auth.token);
+    if (auth.pending) return auth.pending;
+    auth.pending = (async () => {
+      try {
+        const response = await fetch('/v1/token', { headers: { Accept: 'application/json', Authorization: `Bearer ${auth.key}` } });
+        let body = null;
+        try { body = await response.json(); } catch (_) { body = null; }
+        const message = (body && body.error && body.error.message) || `${response.status} ${response.statusText}`;
+        if (response.status === 401) { rememberKey(null); throw new KeyNeeded(message, true); }
+        if (!response.ok || !body || typeof body.accessToken !== 'string') throw new Error(message);
+        auth.token = body.accessToken;
+        auth.expires = Date.now() + Math.max(120, Number(body.expiresInSeconds) || 1800) * 1000;
+        // Renewed ahead of expiry, so tiles never fail on an expired token.
+        clearTimeout(auth.refresh);
+        auth.refresh = setTimeout(() => accessToken(true).catch(showKeyForm), auth.expires - Date.now() - 90000);
+        hideKeyForm();
+        requestRender();
+        return auth.token;
+      } finally {
+        auth.pending = null;
+      }
+    })();
+    return auth.pending;
+  }
+  function showKeyForm(error) {
+    if (!(error instanceof KeyNeeded)) { setStatus(`Could not get an access token: ${error.message}`, true); return; }
+    $('key-form').hidden = false;
+    $('key-message').textContent = error.rejected ? error.message : '';
+    $('api-key').focus();
+  }
+  function hideKeyForm() {
+    $('key-form').hidden = true;
+    $('key-message').textContent = '';
+    $('api-key').value = '';
+  }
+  $('key-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const key = $('api-key').value.trim();
+    if (!key) return;
+    rememberKey(key);
+    accessToken(true).catch(showKeyForm);
+  });
+
   // ---- The server's API.
-  async function api(path, params = {}) {
+  async function api(path, params = {}, retried = false) {
     const url = new URL(path, location.origin);
     for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, v);
-    const response = await fetch(url, { headers: { Accept: 'application/json' } });
+    const headers = { Accept: 'application/json' };
+    let token = null;
+    if (url.pathname.startsWith('/v1/')) {
+      try { token = await accessToken(); } catch (err) { showKeyForm(err); throw err; }
+      if (token) headers.Authorization = `Bearer ${token}`;
+    }
+    const response = await fetch(url, { headers });
+    // A token the server no longer takes (it restarted, or the key changed): one fresh exchange.
+    if (response.status === 401 && token && !retried) {
+      auth.token = null;
+      return api(path, params, true);
+    }
     let body = null;
     try { body = await response.json(); } catch (_) { body = null; }
     if (!response.ok) {
@@ -966,6 +1056,7 @@
       Object.assign(view, fitView(s, w, n, e, 20), { bearing: 0 });
       constrain();
     }
+    if (config.requiresKey) accessToken().catch(showKeyForm);
     requestRender();
     scheduleHash();
   }
@@ -974,6 +1065,7 @@
   window.openMapKit = {
     get view() { return { zoom: view.zoom, latitude: yToLat(view.y), longitude: xToLon(view.x), bearing: view.bearing }; },
     get tiles() { return { ...stats, cached: tiles.size, style }; },
+    get hasAccessToken() { return Boolean(auth.token); },
     get idle() { return stats.inflight === 0 && !renderQueued && !animation && !pendingTiles; },
     routeScreenPoints(i = selectedRoute) {
       const r = routes[i];

@@ -365,6 +365,74 @@ def run(args, record):
         browser.close()
 
 
+def run_with_key(args, record):
+    """A server run with API keys: the page asks for a key, refuses a wrong one with the server's
+    reason, then draws and searches with the right one; a key given as ?key= works too and leaves
+    the address bar."""
+    out = args.out
+    os.makedirs(out, exist_ok=True)
+    browser = Browser(args.chromium, 1200, 800)
+    record["screenshots"] = {}
+    try:
+        page = Page(browser, 1200, 800)
+        shot = lambda name: record["screenshots"].__setitem__(name, page.screenshot(os.path.join(out, f"{name}.png")))
+        form_shown = "!document.getElementById('key-form').hidden"
+
+        page.call("Page.navigate", {"url": args.url})
+        page.wait_for(f"document.readyState === 'complete' && window.openMapKit !== undefined && {form_shown}", 20,
+                      "the key form")
+        time.sleep(0.5)
+        record["asked"] = {"tiles": page.evaluate("openMapKit.tiles"), "token": page.evaluate("openMapKit.hasAccessToken")}
+        shot("key-01-asked")
+
+        page.click_selector("#api-key")
+        page.type_text("not-the-key")
+        page.key("Enter", "Enter", 13, text="\r")
+        page.wait_for("document.getElementById('key-message').textContent !== ''", 10, "the refusal")
+        record["refused"] = {"message": page.evaluate("document.getElementById('key-message').textContent"),
+                             "formShown": page.evaluate(form_shown)}
+
+        page.evaluate("document.getElementById('api-key').value = ''")
+        page.click_selector("#api-key")
+        page.type_text(args.api_key)
+        page.key("Enter", "Enter", 13, text="\r")
+        page.wait_for("openMapKit.hasAccessToken && openMapKit.tiles.loaded > 0", 25, "tiles with the key")
+        page.wait_idle()
+        record["accepted"] = {"tiles": page.evaluate("openMapKit.tiles"), "formShown": page.evaluate(form_shown),
+                              "resources": page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")}
+        shot("key-02-map")
+
+        page.click_selector("#search")
+        page.type_text(args.search)
+        page.key("Enter", "Enter", 13, text="\r")
+        page.wait_for("document.querySelectorAll('#results li').length > 0 || document.getElementById('status').classList.contains('error')",
+                      10, "search results")
+        record["search"] = {"results": page.evaluate("[...document.querySelectorAll('#results .line1')].map(e => e.textContent)"),
+                            "status": page.evaluate("document.getElementById('status').textContent")}
+
+        # The key is kept for the tab's session: a reload does not ask again.
+        page.call("Page.reload")
+        time.sleep(0.3)
+        page.wait_for("document.readyState === 'complete' && window.openMapKit !== undefined", 20, "the page to reload")
+        page.wait_for("openMapKit.hasAccessToken && openMapKit.tiles.loaded > 0", 25, "tiles after the reload")
+        record["reloaded"] = {"formShown": page.evaluate(form_shown)}
+
+        # ?key= in the address, in a fresh session.
+        page.evaluate("sessionStorage.clear()")
+        separator = "&" if "?" in args.url else "?"
+        page.call("Page.navigate", {"url": f"{args.url}{separator}key={args.api_key}"})
+        time.sleep(0.3)
+        page.wait_for("document.readyState === 'complete' && window.openMapKit !== undefined", 20, "the page with ?key=")
+        page.wait_for("openMapKit.hasAccessToken && openMapKit.tiles.loaded > 0", 25, "tiles with ?key=")
+        page.wait_idle()
+        record["inAddress"] = {"search": page.evaluate("location.search"), "formShown": page.evaluate(form_shown),
+                               "tiles": page.evaluate("openMapKit.tiles")}
+    finally:
+        # The refused key's exchange is an expected 401; anything else is a problem.
+        record["problems"] = [p for p in problems(browser) if "401" not in p]
+        browser.close()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True)
@@ -373,10 +441,14 @@ def main():
     parser.add_argument("--search", default="Casino")
     parser.add_argument("--origin", type=float, nargs=2, default=[43.7276, 7.4157], metavar=("LAT", "LON"))
     parser.add_argument("--overview-hash", default="#15.00/43.73500/7.42000/0.0")
+    parser.add_argument("--api-key", help="the server runs with this API key: drive the key form instead")
     args = parser.parse_args()
     record = {}
     try:
-        run(args, record)
+        if args.api_key:
+            run_with_key(args, record)
+        else:
+            run(args, record)
     except Exception as error:  # report what was reached so far; the test prints it
         record["failure"] = f"{type(error).__name__}: {error}"
     print(json.dumps(record))
