@@ -68,32 +68,8 @@ final class WebMapBrowserTests: XCTestCase {
     /// click and for directions between two Monaco places, switches to the dark style and to a
     /// phone-sized screen — then checks the DOM it reported and the screenshots.
     func testWebMapInHeadlessChromium() async throws {
-        guard let chromium = Self.chromium() else {
-            XCTFail("Chromium is not installed, so the web map cannot be tested: install Debian's `chromium` package (apt-get install chromium; the Makefile's APT_BUILD does it for CI), or point OPENMAPKIT_CHROMIUM at a Chromium binary.")
-            return
-        }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/drive_webmap.py")
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("openmapkit-webmap-screenshots")
-        try? FileManager.default.removeItem(at: output)
-        let server = try TestServer.make { $0.port = 0 }
-        let result = try await TestServer.withRunningServer(server) { port in
-            let arguments = [script.path, "--url", "http://localhost:\(port)/", "--out", output.path, "--chromium", chromium,
-                             "--search", "Casino", "--origin", "43.7276", "7.4157"]
-            // The driver blocks until the browser is done; keep it off the executor that serves the page.
-            return try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(with: Result(catching: { try runProcess("python3", arguments) }))
-                }
-            }
-        }
-        let stderr = String(decoding: result.standardError, as: UTF8.self)
-        XCTAssertEqual(result.status, 0, stderr)
-        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any],
-                                   "the driver printed no report: \(stderr.suffix(2000))")
-        print("web map screenshots: \(output.path)")
-        if let failure = report["failure"] as? String {
-            XCTFail("the browser session stopped early: \(failure)\nreached: \(report.keys.sorted())")
-        }
+        guard let (report, _) = try await Self.driveWebMap(TestServer.make { $0.port = 0 }, screenshots: "openmapkit-webmap-screenshots",
+                                                             arguments: ["--search", "Casino", "--origin", "43.7276", "7.4157"]) else { return }
         let problems = report["problems"] as? [String] ?? ["no problems list"]
         XCTAssertEqual(problems, [], "console errors, exceptions or failed loads in the page")
         let shots = report["screenshots"] as? [String: String] ?? [:]
@@ -205,32 +181,10 @@ final class WebMapBrowserTests: XCTestCase {
     /// one; it keeps the key for the tab's session, and takes one from `?key=`, which it removes
     /// from the address bar. The key travels only to /v1/token: tiles and calls carry tokens.
     func testWebMapAsksForAnAPIKey() async throws {
-        guard let chromium = Self.chromium() else {
-            XCTFail("Chromium is not installed, so the web map cannot be tested: install Debian's `chromium` package (apt-get install chromium; the Makefile's APT_BUILD does it for CI), or point OPENMAPKIT_CHROMIUM at a Chromium binary.")
-            return
-        }
         let key = "webmap-test-key"
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/drive_webmap.py")
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("openmapkit-webmap-key-screenshots")
-        try? FileManager.default.removeItem(at: output)
-        let server = try TestServer.make { $0.port = 0; $0.apiKeys = [APIKey(key: key)] }
-        let result = try await TestServer.withRunningServer(server) { port in
-            let arguments = [script.path, "--url", "http://localhost:\(port)/", "--out", output.path, "--chromium", chromium,
-                             "--search", "Casino", "--api-key", key]
-            return try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(with: Result(catching: { try runProcess("python3", arguments) }))
-                }
-            }
-        }
-        let stderr = String(decoding: result.standardError, as: UTF8.self)
-        XCTAssertEqual(result.status, 0, stderr)
-        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any],
-                                   "the driver printed no report: \(stderr.suffix(2000))")
-        print("web map screenshots: \(output.path)")
-        if let failure = report["failure"] as? String {
-            XCTFail("the browser session stopped early: \(failure)\nreached: \(report.keys.sorted())")
-        }
+        guard let (report, _) = try await Self.driveWebMap(TestServer.make { $0.port = 0; $0.apiKeys = [APIKey(key: key)] },
+                                                             screenshots: "openmapkit-webmap-key-screenshots",
+                                                             arguments: ["--search", "Casino", "--api-key", key]) else { return }
         XCTAssertEqual(report["problems"] as? [String], [], "console errors, exceptions or failed loads other than the refused key")
         let asked = report["asked"] as? [String: Any] ?? [:]
         XCTAssertEqual((asked["tiles"] as? [String: Any])?["requested"] as? Int, 0, "no tile is asked for without a key")
@@ -261,6 +215,39 @@ final class WebMapBrowserTests: XCTestCase {
     }
 
     // MARK: Helpers
+
+    /// Serves `server` on a free port and runs Browser/drive_webmap.py against it with
+    /// `arguments`, screenshots going to a fresh temporary folder named `screenshots`. Returns the
+    /// driver's report and that folder, after failing the test for a driver that could not run or
+    /// a session that stopped early; nil (after failing it) when Chromium is missing.
+    static func driveWebMap(_ server: MapServer, screenshots: String,
+                            arguments: [String]) async throws -> (report: [String: Any], output: URL)? {
+        guard let chromium = Self.chromium() else {
+            XCTFail("Chromium is not installed, so the web map cannot be tested: install Debian's `chromium` package (apt-get install chromium; the Makefile's APT_BUILD does it for CI), or point OPENMAPKIT_CHROMIUM at a Chromium binary.")
+            return nil
+        }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Browser/drive_webmap.py")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(screenshots)
+        try? FileManager.default.removeItem(at: output)
+        let result = try await TestServer.withRunningServer(server) { port in
+            let command = [script.path, "--url", "http://localhost:\(port)/", "--out", output.path, "--chromium", chromium] + arguments
+            // The driver blocks until the browser is done; keep it off the executor that serves the page.
+            return try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(with: Result(catching: { try runProcess("python3", command) }))
+                }
+            }
+        }
+        let stderr = String(decoding: result.standardError, as: UTF8.self)
+        XCTAssertEqual(result.status, 0, stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any],
+                                   "the driver printed no report: \(stderr.suffix(2000))")
+        print("web map screenshots: \(output.path)")
+        if let failure = report["failure"] as? String {
+            XCTFail("the browser session stopped early: \(failure)\nreached: \(report.keys.sorted())")
+        }
+        return (report, output)
+    }
 
     /// Debian's Chromium (the binary, not the wrapper script, whose shell warnings are noise), or
     /// the one OPENMAPKIT_CHROMIUM names.
