@@ -47,7 +47,9 @@ public struct StyleResourceLoader: Sendable {
 /// with MapLibre's colour adjustments; `hillshade` and `color-relief` from `raster-dem` PNG tiles
 /// (Mapbox, Terrarium or custom encoding); `symbol` text and sprite icons, placed with collisions as
 /// MapLibre does (see ``SymbolPlacer``; text drawn with the installed fonts, see ``FontCatalog``).
-/// Not supported: pitch (so `circle-pitch-scale`/`-alignment` change nothing), `fill-extrusion-pattern`,
+/// A pitched camera is drawn by warping the flat map into perspective, so labels and circles lean
+/// with the ground (`text-pitch-alignment`, `circle-pitch-scale`/`-alignment` change nothing) and
+/// extrusions show their roofs only. Not supported: `fill-extrusion-pattern`,
 /// hillshade methods other than "standard" (the first light is used), `raster-fade-duration`
 /// (nothing fades in a still image).
 ///
@@ -89,7 +91,7 @@ public final class StyleRenderer {
     private var tileFailures: [TileKey: String] = [:]
     /// What happened to the tiles of each source during the current render.
     private var tileProblems: [String: TileTally] = [:]
-    /// What the last ``render(center:zoom:bearing:width:height:pixelRatio:)`` could not draw as the
+    /// What the last ``render(center:zoom:bearing:pitch:width:height:pixelRatio:)`` could not draw as the
     /// style asks: tiles that could not be decoded or were refused (too large once inflated), a
     /// view where none of a source's tiles exist, layers whose source the style lacks. Empty when
     /// everything was drawn.
@@ -168,8 +170,45 @@ public final class StyleRenderer {
 
     /// Draws the style for a camera on a new canvas of `width × height` points at `pixelRatio`
     /// device pixels per point. Lengths in the style are points, so they scale with the ratio.
-    public func render(center: CLLocationCoordinate2D, zoom: Double, bearing: Double = 0,
+    ///
+    /// A `pitch` (degrees from looking straight down, 0 … ``maximumPitch``) tilts the ground plane
+    /// away from the viewer with `MapViewport`'s camera (field of view 2·atan(1/3), 1.5 view
+    /// heights above the centre): the map is drawn flat and then warped into perspective (see
+    /// `PerspectiveWarp`), so every pixel lies where `MapViewport.point(for:)` puts its map point.
+    /// Labels are warped with the ground they are drawn on. Pitch 0 draws the flat map directly.
+    public func render(center: CLLocationCoordinate2D, zoom: Double, bearing: Double = 0, pitch: Double = 0,
                        width: Double, height: Double, pixelRatio: Double = 1) throws(RenderError) -> RenderCanvas {
+        guard pitch.isFinite, pitch >= 0, pitch <= Self.maximumPitch else {
+            throw RenderError("pitch \(pitch) is outside 0…\(Self.maximumPitch)°")
+        }
+        guard pitch > 0 else { return try renderFlat(center: center, zoom: zoom, bearing: bearing, width: width, height: height, pixelRatio: pixelRatio) }
+        let center = try Self.validatedCamera(center: center, zoom: zoom, bearing: bearing, width: width, height: height,
+                                              pixelRatio: pixelRatio)
+        let (canvas, tierWarnings) = try renderPitched(center: center, zoom: zoom, bearing: bearing, pitch: pitch, width: width,
+                                                       height: height, pixelRatio: pixelRatio)
+        warnings = tierWarnings
+        return canvas
+    }
+
+    /// The steepest pitch drawn, in degrees: MapLibre's limit. Beyond about 71.6° the horizon is in
+    /// view (above it the sky is drawn, see `PerspectiveWarp`); `MapViewport` stops at 60°.
+    public static let maximumPitch = 85.0
+
+    /// The colour the style's background paints at `zoom` (the top drawn background layer's colour
+    /// with its opacity); nil when the style has none, as its labels half has none.
+    func backgroundColor(atZoom zoom: Double) -> RenderColor? {
+        let context = EvaluationContext(zoom: zoom)
+        for layer in layers.reversed() where layer.layer.type == .background && layer.isDrawn(atZoom: zoom) {
+            guard let color = layer.paint["background-color"]?.color(context) else { continue }
+            return color.withOpacity(layer.paint["background-opacity"]?.number(context) ?? 1)
+        }
+        return nil
+    }
+
+    /// The flat map (pitch 0): what ``render(center:zoom:bearing:pitch:width:height:pixelRatio:)``
+    /// draws looking straight down, and each flat piece a pitched frame is warped from.
+    func renderFlat(center: CLLocationCoordinate2D, zoom: Double, bearing: Double = 0,
+                    width: Double, height: Double, pixelRatio: Double = 1) throws(RenderError) -> RenderCanvas {
         warnings = []
         let center = try Self.validatedCamera(center: center, zoom: zoom, bearing: bearing, width: width, height: height,
                                               pixelRatio: pixelRatio)

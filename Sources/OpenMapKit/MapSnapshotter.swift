@@ -157,8 +157,10 @@ extension MKMapSnapshotter {
     /// What to draw and how (MapKit's `MKMapSnapshotter.Options`).
     ///
     /// The area is given by ``region``, ``mapRect`` or ``camera``: the one set last wins (default:
-    /// the whole world). A camera's pitch is not drawn yet: the map is drawn looking straight down
-    /// (heading is honoured).
+    /// the whole world). A camera's heading and pitch are drawn: a pitched camera (clamped to
+    /// 0 … ``MapViewport/maximumPitch``, 60°; a non-finite pitch is 0) shows the ground in
+    /// perspective, far things smaller, and overlays, annotations and ``Snapshot/point(for:)``
+    /// use the same projection.
     public final class Options: @unchecked Sendable {
         enum Framing { case region(MKCoordinateRegion), mapRect(MKMapRect), camera(MKMapCamera) }
         var framing = Framing.mapRect(.world)
@@ -289,7 +291,8 @@ extension MKMapSnapshotter {
 
         var isDark: Bool { traitCollection.userInterfaceStyle == .dark || appearance?.isDark == true }
 
-        /// The viewport the options frame, flat (pitch is not drawn).
+        /// The viewport the options frame: a region or map rect flat, a camera with its pitch
+        /// clamped as `MapViewport` uses it (so the pitch drawn and the one reported agree).
         var viewport: MapViewport {
             var viewport: MapViewport
             switch framing {
@@ -297,7 +300,7 @@ extension MKMapSnapshotter {
             case .mapRect(let rect): viewport = MapViewport(size: size, visibleMapRect: rect)
             case .camera(let camera): viewport = MapViewport(size: size, camera: camera)
             }
-            viewport.pitch = 0
+            viewport.pitch = viewport.pitch.isFinite ? min(max(viewport.pitch, 0), MapViewport.maximumPitch) : 0
             return viewport
         }
 
@@ -391,8 +394,8 @@ enum SnapshotEngine {
             renderer.reservedLabelAreas = reserved
             do {
                 return try renderer.render(center: viewport.centerCoordinate, zoom: viewport.zoomLevel, bearing: viewport.heading,
-                                           width: Double(options.size.width), height: Double(options.size.height),
-                                           pixelRatio: Double(options.scale))
+                                           pitch: viewport.pitch, width: Double(options.size.width),
+                                           height: Double(options.size.height), pixelRatio: Double(options.scale))
             } catch {
                 throw MKError(.serverFailure, reason: "cannot draw the map: \(error.description)")
             }

@@ -26,6 +26,9 @@ struct SnapshotCommand: ParsableCommand {
     @Option(help: "Degrees the map is turned: with 90, east is up.")
     var bearing = 0.0
 
+    @Option(help: "Degrees the camera tilts from looking straight down, 0 to 60 (the map in perspective).")
+    var pitch = 0.0
+
     @Option(help: "The image size in points, WIDTHxHEIGHT.")
     var size = ViewSize(argument: "800x600")!
 
@@ -58,6 +61,9 @@ struct SnapshotCommand: ParsableCommand {
 
     func run() throws {
         guard bearing.isFinite, scale.isFinite, scale > 0, scale <= 4 else { throw ValidationError("--bearing must be finite and --scale between 0 and 4") }
+        guard pitch.isFinite, (0...MapViewport.maximumPitch).contains(pitch) else {
+            throw ValidationError("--pitch must be between 0 and \(Int(MapViewport.maximumPitch)) degrees")
+        }
         let options = MKMapSnapshotter.Options()
         options.size = CGSize(width: size.width, height: size.height)
         options.scale = CGFloat(scale)
@@ -71,15 +77,16 @@ struct SnapshotCommand: ParsableCommand {
             let corners = [MKMapPoint(CLLocationCoordinate2D(latitude: north, longitude: west)),
                            MKMapPoint(CLLocationCoordinate2D(latitude: south, longitude: east))]
             options.mapRect = MKMapRect(x: corners[0].x, y: corners[0].y, width: corners[1].x - corners[0].x, height: corners[1].y - corners[0].y)
-            if bearing != 0 {
+            if bearing != 0 || pitch != 0 {
                 let camera = options.camera
                 camera.heading = bearing
+                camera.pitch = pitch
                 options.camera = camera
             }
         } else {
             guard let center, let zoom else { throw ValidationError("give --center and --zoom, or --bbox") }
             guard (0...24).contains(zoom) else { throw ValidationError("--zoom must be between 0 and 24") }
-            let viewport = MapViewport(size: options.size, centerCoordinate: center, zoomLevel: zoom, heading: bearing)
+            let viewport = MapViewport(size: options.size, centerCoordinate: center, zoomLevel: zoom, heading: bearing, pitch: pitch)
             options.camera = viewport.camera
         }
 
