@@ -58,6 +58,9 @@ final class MapWindow {
         mapView.dataSource = source
         mapView.delegate = delegate
         delegate.owner = self
+        // MapKit's ornaments: the compass while the map is turned, the scale bar always.
+        mapView.showsCompass = true
+        mapView.showsScale = true
 
         // Without a display SDL may fall back to a video driver that shows nothing (offscreen,
         // KMS); a window nobody can see is a failure, unless SDL_VIDEODRIVER asks for one.
@@ -371,6 +374,13 @@ final class MapWindow {
     /// interest nearest the click (within 40 m), else the address there, gets a marker that is
     /// selected so its callout shows.
     private func select(at point: CGPoint) {
+        if let compass = mapView.compassFrame, compass.contains(point) {
+            // The map view turns the map north up.
+            mapView.tap(at: point)
+            needsFrame = true
+            report("compass", ["x": Double(point.x), "y": Double(point.y)])
+            return
+        }
         if let view = mapView.annotationView(at: point), let annotation = view.annotation {
             mapView.selectAnnotation(annotation, animated: true)
             needsFrame = true
@@ -585,8 +595,13 @@ final class WindowMapDelegate: MKMapViewDelegate {
         let view = MKMarkerAnnotationView(annotation: annotation, reuseIdentifier: nil)
         view.canShowCallout = true
         switch annotation.title ?? nil {
-        case "Start": view.markerTintColor = UIColor(red: 0.2, green: 0.7, blue: 0.3, alpha: 1)
-        case "End": view.markerTintColor = UIColor(red: 0.9, green: 0.25, blue: 0.2, alpha: 1)
+        // A route's ends are never hidden by markers that collide with them.
+        case "Start":
+            view.markerTintColor = UIColor(red: 0.2, green: 0.7, blue: 0.3, alpha: 1)
+            view.displayPriority = .required
+        case "End":
+            view.markerTintColor = UIColor(red: 0.9, green: 0.25, blue: 0.2, alpha: 1)
+            view.displayPriority = .required
         default: break
         }
         return view

@@ -186,6 +186,9 @@ final class MapViewGestureTests: XCTestCase {
         let (map, _, _) = MapViewFixtures.map()
         let north = MapViewFixtures.point("North", 43.7385, 7.4246), south = MapViewFixtures.point("South", 43.7384, 7.4246)
         map.addAnnotations([south, north])
+        // Required, so that neither hides the other (decluttering): this is about which is in front.
+        map.view(for: south)!.displayPriority = .required
+        map.view(for: north)!.displayPriority = .required
         let tip = map.convert(south.coordinate, toPointTo: map)
         XCTAssertTrue(map.annotationView(at: CGPoint(x: tip.x, y: tip.y - 20))?.annotation === south, "the southern one is in front")
         map.view(for: north)!.zPriority = .max

@@ -137,15 +137,18 @@ open class MKAnnotationView {
     /// Sets the drag state.
     open func setDragState(_ newDragState: DragState, animated: Bool) { storedDragState = newDragState }
 
-    /// The priority used when views collide; `required` views are always shown. Clustering
-    /// lets the higher priorities gather their neighbours first. (The map view does not yet hide
-    /// colliding views that do not cluster.)
+    /// The priority used when views collide; `required` views are always shown. A view that
+    /// overlaps (by its ``collisionMode``) a view of higher priority is hidden — not drawn and not
+    /// tappable — until the camera or the views change so that it fits again; at equal priority
+    /// the view added first stays (see MKMapView+Decluttering.swift). Clustering lets the higher
+    /// priorities gather their neighbours first.
     open var displayPriority = MKFeatureDisplayPriority.required
     /// The drawing order when not selected.
     open var zPriority = MKAnnotationViewZPriority.defaultUnselected
     /// The drawing order when selected.
     open var selectedZPriority = MKAnnotationViewZPriority.defaultSelected
-    /// How the view's frame collides with other views.
+    /// How the view's frame collides with other views when the map hides colliding views: the
+    /// frame, the circle inscribed in it, or not at all.
     open var collisionMode = CollisionMode.rectangle
 
     /// Views sharing a non-nil identifier are grouped into one ``MKClusterAnnotation`` when

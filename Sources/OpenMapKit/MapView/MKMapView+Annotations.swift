@@ -133,9 +133,9 @@ extension MKMapView {
 
     /// A queued view for `identifier`, prepared for reuse; nil when none is queued.
     public func dequeueReusableAnnotationView(withIdentifier identifier: String) -> MKAnnotationView? {
-        guard var queue = reuseQueues[identifier], !queue.isEmpty else { return nil }
-        let view = queue.removeLast()
-        reuseQueues[identifier] = queue
+        // Popped in place: copying the queue out and back made each dequeue cost its length
+        // (quadratic when 100,000 annotations come and go).
+        guard let view = reuseQueues[identifier]?.popLast() else { return nil }
         view.prepareForReuse()
         return view
     }

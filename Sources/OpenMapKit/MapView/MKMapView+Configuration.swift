@@ -63,12 +63,16 @@ extension MKMapView {
         get { configurationState.showsTraffic }
         set { configurationState.showsTraffic = newValue }
     }
-    /// Whether the compass is drawn while the map is rotated (default true).
+    /// Whether the compass is drawn while the map is rotated (default true): MapKit's dark round
+    /// button with a red needle pointing to north, in the top-right corner; a tap on it turns the
+    /// map north up (see MapViewOrnaments.swift).
     public var showsCompass: Bool {
         get { configurationState.showsCompass }
         set { configurationState.showsCompass = newValue }
     }
-    /// Whether the scale bar is drawn (default false).
+    /// Whether the scale bar is drawn (default false), in the top-left corner, in ``scaleUnits``.
+    /// MapKit shows it only while the map zooms; ``render()`` draws it on every frame while this
+    /// is true.
     public var showsScale: Bool {
         get { configurationState.showsScale }
         set { configurationState.showsScale = newValue }
@@ -230,6 +234,7 @@ struct MapViewConfigurationState {
     var showsTraffic = false
     var showsCompass = true
     var showsScale = false
+    var scaleUnits = MKDistanceFormatter.Units.metric
     var showsZoomControls = false
     var showsPitchControl = false
     var showsUserTrackingButton = false

@@ -121,9 +121,17 @@ extension MKMapView {
     public func twoFingerTap(at point: CGPoint) { zoom(by: -1, around: point, animated: true) }
 
     /// A tap: selects the annotation whose view is under `point` (the front-most enabled one); a
-    /// tap on the bare map deselects the selected annotation.
+    /// tap on the bare map deselects the selected annotation. A tap on the compass (while it is
+    /// shown) turns the map north up, animated, and selects nothing.
     public func tap(at point: CGPoint) {
         guard point.x.isFinite, point.y.isFinite else { return }
+        // The compass is above the annotations: a tap on it turns the map north up, as in MapKit.
+        if let compass = compassFrame, MapViewOrnaments.compassHit(compass, point) {
+            let camera = currentTarget.camera
+            camera.heading = 0
+            setCamera(camera, animated: true)
+            return
+        }
         if let view = annotationView(at: point), let annotation = view.annotation {
             selectAnnotation(annotation, animated: true)
         } else if let selected = selectedAnnotation {
@@ -132,13 +140,16 @@ extension MKMapView {
     }
 
     /// The front-most visible, enabled annotation view whose frame contains `point` (an OpenMapKit
-    /// addition, for hit-testing). Front-most: the selected view, then higher `zPriority`, then
+    /// addition, for hit-testing); views hidden because they collide with higher-priority ones
+    /// (decluttered) are skipped. Front-most: the selected view, then higher `zPriority`, then
     /// the southern one (drawn later).
     public func annotationView(at point: CGPoint) -> MKAnnotationView? {
         var best: (view: MKAnnotationView, z: Float, y: CGFloat)?
+        // Views hidden by decluttering are not drawn, so they cannot be tapped.
+        let decluttered = declutteredAnnotations()
         for (_, view) in annotationViews where view.isEnabled && !view.isHidden && view.alpha > 0 {
             // A clustered annotation's view is not drawn: its cluster's view takes the taps.
-            if let annotation = view.annotation, isClusteredMember(annotation) { continue }
+            if let annotation = view.annotation, isClusteredMember(annotation) || decluttered.contains(ObjectIdentifier(annotation)) { continue }
             guard let frame = frame(of: view), frame.contains(point) else { continue }
             let z = view.isSelected ? view.selectedZPriority.rawValue : view.zPriority.rawValue
             if best == nil || z > best!.z || (z == best!.z && frame.maxY > best!.y) { best = (view, z, frame.maxY) }

@@ -25,8 +25,15 @@ extension MKMapView {
     /// overlays that have renderers at their levels, the annotation views on screen (markers
     /// as MapKit's balloons, image views as their images, the user's location as the blue dot),
     /// and the selected annotation's callout when its view ``MKAnnotationView/canShowCallout``.
-    /// The camera's heading is drawn; its pitch is not yet (the map is drawn looking straight
-    /// down, as snapshots are).
+    /// The camera's heading and pitch are drawn: a pitched camera shows the ground in perspective
+    /// (as snapshots do), with annotation views and overlays where ``convert(_:toPointTo:)`` puts
+    /// their coordinates; the map's labels lean with the ground.
+    ///
+    /// Annotation views that collide with views of higher ``MKAnnotationView/displayPriority`` are
+    /// left out, as MapKit hides them (see MKMapView+Decluttering.swift). Over the annotations and
+    /// under the callout come MapKit's ornaments: the scale bar at the top left while
+    /// ``showsScale`` is true, and the compass at the top right while the map is rotated and
+    /// ``showsCompass`` is true (see MapViewOrnaments.swift).
     ///
     /// Reports to the delegate in MapKit's order: `mapViewWillStartLoadingMap` (when what is
     /// shown needs data not loaded for an earlier frame) and `mapViewWillStartRenderingMap`, then
@@ -60,6 +67,7 @@ extension MKMapView {
             }
         }
         let image = try result.get()
+        drawOrnaments(on: image.canvas, dark: options.isDark)
         if let callout = selectedCallout() {
             MapViewCallout.draw(title: callout.title, subtitle: callout.subtitle, pointingAt: callout.anchor, on: image.canvas)
         }
@@ -123,6 +131,8 @@ extension MKMapView {
             options.addOverlay(renderer, level: overlayLists[0].contains(where: { $0 === overlay }) ? .aboveRoads : .aboveLabels)
         }
         var markers: [MarkerItem] = [], images: [AnnotationItem] = []
+        // Views that collide with a view of higher priority are hidden (MKMapView+Decluttering.swift).
+        let decluttered = declutteredAnnotations()
         // Clusters are drawn after (above) the annotations, whose clustered members are left out.
         for annotation in annotationStore.list + clusterAnnotations.map({ $0 as any MKAnnotation }) {
             if annotation is MKUserLocation {
@@ -130,7 +140,7 @@ extension MKMapView {
                 continue
             }
             guard let view = annotationViews[ObjectIdentifier(annotation)], !view.isHidden, view.alpha > 0,
-                  !isClusteredMember(annotation) else { continue }
+                  !isClusteredMember(annotation), !decluttered.contains(ObjectIdentifier(annotation)) else { continue }
             if let marker = view as? MKMarkerAnnotationView {
                 var item = MarkerItem(annotation: annotation)
                 item.tint = marker.effectiveTint.renderColor
