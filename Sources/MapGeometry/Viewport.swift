@@ -228,6 +228,21 @@ public struct MapViewport: Hashable, Sendable {
         return CGPoint(x: Double(size.width) / 2 + dx, y: Double(size.height) / 2 + dy)
     }
 
+    /// How far in front of the camera a map point lies, along the view's axis, in view heights
+    /// (the centre is at 1.5; 0 is the camera's plane, negative is behind it). It is linear in
+    /// the map point, so a segment between a point in front and one behind crosses any depth at
+    /// the fraction found by interpolating the two depths. A flat viewport sees everything at 1.5.
+    public func cameraDepth(of mapPoint: MKMapPoint) -> Double {
+        let p = effectivePitch * .pi / 180
+        guard p != 0, size.height > 0 else { return MapViewport.cameraHeightInViewHeights }
+        let center = MKMapPoint(centerCoordinate)
+        let scale = mapPointsPerPoint
+        let theta = heading * .pi / 180
+        let mx = (mapPoint.x - center.x) / scale, my = (mapPoint.y - center.y) / scale
+        let forward = mx * sin(theta) - my * cos(theta)
+        return MapViewport.cameraHeightInViewHeights + forward * sin(p) / Double(size.height)
+    }
+
     /// Perspective: a camera `H` points from the centre, tilted by the pitch toward the top of the
     /// screen, with focal length `H` so the centre keeps scale 1. Returns where the ray through a
     /// screen offset meets the ground, as (across, forward) in points.

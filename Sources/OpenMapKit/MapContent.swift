@@ -562,9 +562,7 @@ public struct Map {
         case .region(let region): return MapViewport(size: size, region: region)
         case .rect(let rect): return MapViewport(size: size, visibleMapRect: rect)
         case .camera(let camera):
-            var viewport = MapViewport(size: size, camera: camera.mkCamera)
-            viewport.pitch = 0
-            return viewport
+            return MapViewport(size: size, camera: camera.mkCamera)
         case .item(let item):
             return MapViewport(size: size, centerCoordinate: item.placemark.coordinate, zoomLevel: Self.singlePointZoom)
         case .userLocation(let fallback):

@@ -175,10 +175,10 @@ public final class CGContext {
     public func setAlpha(_ alpha: CGFloat) { state.alpha = min(max(Double(alpha), 0), 1) }
 
     public func beginPath() { path = [] }
-    public func move(to point: CGPoint) { path.append(convert(.move(x: Double(point.x), y: Double(point.y)))) }
-    public func addLine(to point: CGPoint) { path.append(convert(.line(x: Double(point.x), y: Double(point.y)))) }
+    public func move(to point: CGPoint) { path.append(.move(x: Double(point.x), y: Double(point.y))) }
+    public func addLine(to point: CGPoint) { path.append(.line(x: Double(point.x), y: Double(point.y))) }
     public func closePath() { path.append(.close) }
-    public func addPath(_ cgPath: CGPath) { path += cgPath.elements.map(convert) }
+    public func addPath(_ cgPath: CGPath) { path += cgPath.elements }
     public func addRect(_ rect: CGRect) {
         let p = CGMutablePath()
         p.addRect(rect)
@@ -192,7 +192,7 @@ public final class CGContext {
 
     /// Fills the current path (even–odd, as MapKit's polygons) and clears it.
     public func fillPath() {
-        canvas.fill(path: path, color: faded(state.fill))
+        canvas.fill(path: projected(path, filling: true), color: faded(state.fill))
         path = []
     }
 
@@ -202,7 +202,8 @@ public final class CGContext {
                                       cap: state.cap == .round ? .round : state.cap == .square ? .square : .butt,
                                       join: state.join == .round ? .round : state.join == .bevel ? .bevel : .miter,
                                       miterLimit: state.miterLimit, dashes: state.dashes.map { $0 * scale }, dashPhase: state.dashPhase * scale)
-        let drawn = strokeRange == 0...1 ? path : Self.trim(path, to: strokeRange)
+        let onScreen = projected(path, filling: false)
+        let drawn = strokeRange == 0...1 ? onScreen : Self.trim(onScreen, to: strokeRange)
         canvas.stroke(path: drawn, style: style, color: faded(state.stroke))
         path = []
     }
@@ -227,20 +228,94 @@ public final class CGContext {
         return (Double(p.x), Double(p.y))
     }
 
-    private func convert(_ element: RenderPathElement) -> RenderPathElement {
-        switch element {
-        case .move(let x, let y):
-            let p = canvasPoint(x, y)
-            return .move(x: p.x, y: p.y)
-        case .line(let x, let y):
-            let p = canvasPoint(x, y)
-            return .line(x: p.x, y: p.y)
-        case .curve(let x1, let y1, let x2, let y2, let x, let y):
-            let a = canvasPoint(x1, y1), b = canvasPoint(x2, y2), c = canvasPoint(x, y)
-            return .curve(x1: a.x, y1: a.y, x2: b.x, y2: b.y, x: c.x, y: c.y)
-        case .arc, .close:
-            return element
+    /// The nearest depth (in view heights, see ``MapViewport/cameraDepth(of:)``) drawn: a pitched
+    /// camera sees the ground behind it nowhere, and the ground just in front of it far below the
+    /// frame (the bottom edge lies at ≥ 0.6 at 60°), so paths are cut there before projecting.
+    static let nearDepth = 0.1
+
+    /// A path in renderer coordinates projected onto the canvas. Under a pitched camera the parts
+    /// behind ``nearDepth`` are cut off (a point behind the camera has no place on screen, and
+    /// one path through it would otherwise vanish whole): a stroke lifts the pen where it leaves
+    /// the visible side and starts again where it comes back; a fill follows the cut instead, so
+    /// its rings stay closed.
+    func projected(_ path: [RenderPathElement], filling: Bool) -> [RenderPathElement] {
+        func depth(_ x: Double, _ y: Double) -> Double { viewport.cameraDepth(of: MKMapPoint(x: origin.x + x, y: origin.y + y)) }
+        func point(_ x: Double, _ y: Double) -> (x: Double, y: Double) { canvasPoint(x, y) }
+        var result: [RenderPathElement] = []
+        result.reserveCapacity(path.count)
+        var start: (x: Double, y: Double, depth: Double)?   // the subpath's first point
+        var last: (x: Double, y: Double, depth: Double)?    // the previous point
+        var penDown = false, cut = false
+        /// The segment from `last` to (x, y) at depth `d`, clipped to the near depth.
+        func segment(to x: Double, _ y: Double, _ d: Double) {
+            defer { last = (x, y, d) }
+            guard let from = last else { return }
+            let near = Self.nearDepth
+            switch (from.depth >= near, d >= near) {
+            case (true, true):
+                if !penDown {
+                    // After a close: the next segment starts at the subpath's first point.
+                    let f = point(from.x, from.y)
+                    result.append(.move(x: f.x, y: f.y))
+                }
+                let p = point(x, y)
+                result.append(.line(x: p.x, y: p.y))
+                penDown = true
+            case (true, false), (false, true):
+                cut = true
+                let t = (near - from.depth) / (d - from.depth)
+                let c = point(from.x + (x - from.x) * t, from.y + (y - from.y) * t)
+                if from.depth >= near {
+                    result.append(.line(x: c.x, y: c.y))
+                    penDown = filling
+                } else {
+                    result.append(penDown ? .line(x: c.x, y: c.y) : .move(x: c.x, y: c.y))
+                    let p = point(x, y)
+                    result.append(.line(x: p.x, y: p.y))
+                    penDown = true
+                }
+            case (false, false):
+                cut = true
+            }
         }
+        for element in path {
+            switch element {
+            case .move(let x, let y):
+                let d = depth(x, y)
+                (start, last, penDown, cut) = ((x, y, d), (x, y, d), false, false)
+                if d >= Self.nearDepth {
+                    let p = point(x, y)
+                    result.append(.move(x: p.x, y: p.y))
+                    penDown = true
+                }
+            case .line(let x, let y):
+                segment(to: x, y, depth(x, y))
+            case .curve(let x1, let y1, let x2, let y2, let x, let y):
+                let d = depth(x, y)
+                if let from = last, from.depth >= Self.nearDepth, depth(x1, y1) >= Self.nearDepth, depth(x2, y2) >= Self.nearDepth,
+                   d >= Self.nearDepth, penDown {
+                    let a = point(x1, y1), b = point(x2, y2), c = point(x, y)
+                    result.append(.curve(x1: a.x, y1: a.y, x2: b.x, y2: b.y, x: c.x, y: c.y))
+                    last = (x, y, d)
+                } else {
+                    // A curve crossing the cut is cut as its chord.
+                    segment(to: x, y, d)
+                }
+            case .arc:
+                result.append(element)
+            case .close:
+                guard let first = start else { continue }
+                if cut || !penDown {
+                    // The closing edge, cut like the others; a stroke stays open where it was cut.
+                    segment(to: first.x, first.y, first.depth)
+                    if filling, penDown { result.append(.close) }
+                } else {
+                    result.append(.close)
+                }
+                (last, penDown, cut) = (first, false, false)
+            }
+        }
+        return result
     }
 
     private func faded(_ color: RenderColor) -> RenderColor {

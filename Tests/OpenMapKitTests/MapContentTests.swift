@@ -209,6 +209,7 @@ final class MapContentTests: XCTestCase {
         XCTAssertEqual(position.camera, camera)
         let seen = Map(initialPosition: position).viewport(size: CGSize(width: 400, height: 400))
         XCTAssertEqual(seen.heading, 242)
+        XCTAssertEqual(seen.pitch, 60, "a pitched camera is drawn pitched")
         XCTAssertEqual(seen.centerCoordinate.longitude, CLLocationCoordinate2D.casino.longitude, accuracy: 1e-9)
         // No user location: the fallback; with one, centred on it.
         let follow = MapCameraPosition.userLocation(fallback: .region(region))

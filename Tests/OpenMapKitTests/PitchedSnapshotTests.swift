@@ -57,6 +57,57 @@ final class PitchedSnapshotTests: XCTestCase {
         }
     }
 
+    /// Overlays reaching behind a pitched camera are cut where they leave the view instead of
+    /// vanishing whole: a line from the view's centre to a point ~15 km south (behind the camera
+    /// at 60°) is drawn along its visible part, and a polygon with corners behind the camera
+    /// still fills what is in view.
+    func testOverlaysReachingBehindThePitchedCameraAreCut() async throws {
+        let options = options(pitch: 60, zoom: 15.5)
+        let size = options.size
+        let viewport = MapViewport(size: size, camera: options.camera)
+        let centre = MonacoBundle.center
+        let south = CLLocationCoordinate2D(latitude: centre.latitude - 0.14, longitude: centre.longitude)
+        XCTAssertLessThan(viewport.cameraDepth(of: MKMapPoint(south)), 0, "the far end lies behind the camera")
+        XCTAssertTrue(viewport.convert(south).x.isNaN)
+        let line = MKPolyline(coordinates: [centre, south], count: 2)
+        let stroke = MKPolylineRenderer(polyline: line)
+        stroke.strokeColor = UIColor(red: 1, green: 0, blue: 0, alpha: 1)
+        stroke.lineWidth = 6
+        options.addOverlay(stroke, level: .aboveLabels)
+        // A polygon from the north-west quarter of the view down to far behind the camera.
+        let west = viewport.convert(CGPoint(x: size.width * 0.1, y: size.height * 0.3))
+        let midWest = viewport.convert(CGPoint(x: size.width * 0.3, y: size.height * 0.3))
+        let polygon = MKPolygon(coordinates: [west, midWest,
+                                              CLLocationCoordinate2D(latitude: midWest.latitude - 0.14, longitude: midWest.longitude),
+                                              CLLocationCoordinate2D(latitude: west.latitude - 0.14, longitude: west.longitude)], count: 4)
+        let fill = MKPolygonRenderer(polygon: polygon)
+        fill.fillColor = UIColor(red: 0, green: 0, blue: 1, alpha: 1)
+        options.addOverlay(fill, level: .aboveLabels)
+        let shot = try await snapshot(options)
+        MonacoBundle.save(shot.image, "pitched-cut-overlays")
+        // The line: red from the centre down to the bottom edge.
+        for y in stride(from: Double(size.height) / 2 + 4, to: Double(size.height) - 3, by: 8) {
+            let colour = try XCTUnwrap(shot.image.color(at: CGPoint(x: Double(size.width) / 2, y: y)))
+            XCTAssertTrue(colour.red > 0.9 && colour.green < 0.15, "\(colour) at y \(y) is not the line")
+        }
+        // The polygon: blue along its middle, from its far edge to where it leaves the frame.
+        var inside = 0
+        for step in 1..<200 {
+            let t = Double(step) / 200 * 0.01
+            let coordinate = CLLocationCoordinate2D(latitude: (west.latitude + midWest.latitude) / 2 - t,
+                                                    longitude: (west.longitude + midWest.longitude) / 2)
+            let p = viewport.convert(coordinate)
+            guard p.x > 3, p.y > 3, p.x < size.width - 3, p.y < size.height - 3 else { continue }
+            inside += 1
+            let colour = try XCTUnwrap(shot.image.color(at: p))
+            XCTAssertTrue(colour.blue > 0.9 && colour.red < 0.15, "\(colour) at \(p) is not the polygon")
+        }
+        XCTAssertGreaterThan(inside, 20)
+        // Beside the polygon, the map.
+        let beside = try XCTUnwrap(shot.image.color(at: CGPoint(x: Double(size.width) * 0.4, y: Double(size.height) * 0.8)))
+        XCTAssertFalse(beside.blue > 0.9 && beside.red < 0.15)
+    }
+
     /// The pitched map differs from the flat one (the ground recedes), keeps its centre row, and
     /// its far half shows more of the map than the near half: more distinct colours per row.
     func testPitchedMapRecedesAndKeepsItsCentre() async throws {
