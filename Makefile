@@ -68,6 +68,7 @@ bench: bench-deps
 	python3 Benchmarks/compare-peers.py $(RELEASE_BIN)/openmapkit
 	python3 Benchmarks/compare-import.py $(RELEASE_BIN)/openmapkit --scale
 	python3 Benchmarks/compare-render.py $(RELEASE_BIN)/openmapkit
+	python3 Benchmarks/compare-mapview.py $(RELEASE_BIN)/openmapkit
 	python3 Benchmarks/compare-search.py $(RELEASE_BIN)/openmapkit
 	$(RELEASE_BIN)/OpenMapKitBenchmarks roadgraph ../shared/data/osm/andorra.osm.pbf
 	python3 Benchmarks/compare-routing.py $(RELEASE_BIN)/OpenMapKitBenchmarks

@@ -9,6 +9,7 @@ let verbs: [String: ([String]) throws -> Void] = [
     "roadgraph": runRoadGraphBenchmarks(arguments:),
     "routebuild": runRouteBuildBenchmark(arguments:), "routepairs": runRoutePairsBenchmark(arguments:),
     "cluster": runClusterBenchmarks(arguments:),
+    "mapview": runMapViewBenchmark(arguments:), "mapview-cluster": runMapViewClusterBenchmark(arguments:),
 ]
 if CommandLine.arguments.count > 1, let verb = verbs[CommandLine.arguments[1]] {
     do { try verb(Array(CommandLine.arguments.dropFirst(2))) } catch {
