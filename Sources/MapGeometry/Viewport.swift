@@ -205,10 +205,9 @@ public struct MapViewport: Hashable, Sendable {
     public func mapPoint(for point: CGPoint) -> MKMapPoint {
         let dx = Double(point.x) - Double(size.width) / 2
         let dy = Double(point.y) - Double(size.height) / 2
-        let (across, forward) = groundOffset(screenDX: dx, screenDY: dy)
+        let (gx, gy) = groundOffset(screenDX: dx, screenDY: dy)
         // Screen-aligned ground vector (x right, y down) turned by the heading into map axes.
         let theta = heading * .pi / 180
-        let gx = across, gy = -forward
         let mx = gx * cos(theta) - gy * sin(theta)
         let my = gx * sin(theta) + gy * cos(theta)
         let center = MKMapPoint(centerCoordinate)
@@ -218,13 +217,8 @@ public struct MapViewport: Hashable, Sendable {
 
     /// The view point showing a map point (the inverse of ``mapPoint(for:)``).
     public func point(for mapPoint: MKMapPoint) -> CGPoint {
-        let center = MKMapPoint(centerCoordinate)
-        let scale = mapPointsPerPoint
-        let mx = (mapPoint.x - center.x) / scale, my = (mapPoint.y - center.y) / scale
-        let theta = heading * .pi / 180
-        let gx = mx * cos(theta) + my * sin(theta)
-        let gy = -mx * sin(theta) + my * cos(theta)
-        guard let (dx, dy) = screenOffset(across: gx, forward: -gy) else { return CGPoint(x: Double.nan, y: Double.nan) }
+        let (gx, gy) = groundOffset(of: mapPoint)
+        guard let (dx, dy) = screenOffset(groundX: gx, groundY: gy) else { return CGPoint(x: Double.nan, y: Double.nan) }
         return CGPoint(x: Double(size.width) / 2 + dx, y: Double(size.height) / 2 + dy)
     }
 
@@ -233,38 +227,35 @@ public struct MapViewport: Hashable, Sendable {
     /// the map point, so a segment between a point in front and one behind crosses any depth at
     /// the fraction found by interpolating the two depths. A flat viewport sees everything at 1.5.
     public func cameraDepth(of mapPoint: MKMapPoint) -> Double {
-        let p = effectivePitch * .pi / 180
-        guard p != 0, size.height > 0 else { return MapViewport.cameraHeightInViewHeights }
-        let center = MKMapPoint(centerCoordinate)
-        let scale = mapPointsPerPoint
-        let theta = heading * .pi / 180
-        let mx = (mapPoint.x - center.x) / scale, my = (mapPoint.y - center.y) / scale
-        let forward = mx * sin(theta) - my * cos(theta)
-        return MapViewport.cameraHeightInViewHeights + forward * sin(p) / Double(size.height)
+        guard effectivePitch != 0, size.height > 0 else { return MapViewport.cameraHeightInViewHeights }
+        return projection.depth(groundY: groundOffset(of: mapPoint).y) / Double(size.height)
     }
 
-    /// Perspective: a camera `H` points from the centre, tilted by the pitch toward the top of the
-    /// screen, with focal length `H` so the centre keeps scale 1. Returns where the ray through a
-    /// screen offset meets the ground, as (across, forward) in points.
-    private func groundOffset(screenDX dx: Double, screenDY dy: Double) -> (Double, Double) {
-        let p = effectivePitch * .pi / 180
-        if p == 0 { return (dx, -dy) }
-        let H = MapViewport.cameraHeightInViewHeights * Double(size.height)
-        // Ray = forward·H + right·dx + up·(−dy), with forward = (0, sin p, −cos p), up = (0, cos p, sin p).
-        let down = H * cos(p) + dy * sin(p)
-        // The steepest pitch keeps every ray of the view pointing down at the ground.
-        let t = H * cos(p) / max(down, 1e-9)
-        return (t * dx, -H * sin(p) + t * (H * sin(p) - dy * cos(p)))
+    /// The pitched camera's projection (see ``PerspectiveProjection``).
+    public var projection: PerspectiveProjection {
+        PerspectiveProjection(width: Double(size.width), height: Double(size.height), pitch: effectivePitch)
+    }
+
+    /// A map point as a ground offset from the centre, in points at the centre's scale, in the
+    /// view's axes (the heading undone; x right, y down).
+    private func groundOffset(of mapPoint: MKMapPoint) -> (x: Double, y: Double) {
+        let center = MKMapPoint(centerCoordinate)
+        let scale = mapPointsPerPoint
+        let mx = (mapPoint.x - center.x) / scale, my = (mapPoint.y - center.y) / scale
+        let theta = heading * .pi / 180
+        return (mx * cos(theta) + my * sin(theta), -mx * sin(theta) + my * cos(theta))
+    }
+
+    /// Where the ray through a view offset meets the ground, as a ground offset (x right, y down).
+    private func groundOffset(screenDX dx: Double, screenDY dy: Double) -> (x: Double, y: Double) {
+        if effectivePitch == 0 { return (dx, dy) }
+        return projection.groundClampedBelowHorizon(dx: dx, dy: dy)
     }
 
     /// The inverse of ``groundOffset(screenDX:screenDY:)``; nil for ground behind the camera.
-    private func screenOffset(across u: Double, forward v: Double) -> (Double, Double)? {
-        let p = effectivePitch * .pi / 180
-        if p == 0 { return (u, -v) }
-        let H = MapViewport.cameraHeightInViewHeights * Double(size.height)
-        let depth = v * sin(p) + H
-        guard depth > 0 else { return nil }
-        return (H * u / depth, -H * v * cos(p) / depth)
+    private func screenOffset(groundX x: Double, groundY y: Double) -> (Double, Double)? {
+        if effectivePitch == 0 { return (x, y) }
+        return projection.view(groundX: x, groundY: y)
     }
 
     /// The coordinate with its longitude moved by whole turns to lie within 180° of the centre,

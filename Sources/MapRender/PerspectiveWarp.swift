@@ -3,54 +3,8 @@
 // each row of the frame reads one straight row of the flat drawing at one scale: the inner loop is
 // a bilinear walk along it.
 
-import CCairo
 import Foundation
 import MapGeometry
-
-/// `MapViewport`'s pitched camera as a map between view offsets and the ground plane: a pinhole
-/// 1.5 view heights from the centre, tilted by the pitch, with focal length equal to that
-/// distance so the centre keeps scale 1 across the view.
-///
-/// Ground offsets are in points at the centre's scale, in the flat view's axes (x right, y down),
-/// so the flat map drawn with the camera's heading shows ground (x, y) at the flat view's offset
-/// (x, y). Writing D = H·cos p + dy·sin p (H the camera distance, p the pitch), a view offset
-/// (dx, dy) from the centre shows the ground at (H·cos p·dx / D, H·dy / D): the same point
-/// `MapViewport.mapPoint(for:)` finds, turned by the heading.
-struct PerspectiveProjection {
-    let width: Double, height: Double
-    let cosPitch: Double, sinPitch: Double
-    /// The camera's distance from the centre, in points.
-    let cameraDistance: Double
-
-    init(width: Double, height: Double, pitch degrees: Double) {
-        (self.width, self.height) = (width, height)
-        let radians = degrees * .pi / 180
-        (cosPitch, sinPitch) = (cos(radians), sin(radians))
-        cameraDistance = 0.5 / tan(MapViewport.fieldOfView / 2) * height
-    }
-
-    /// The ground seen at a view offset from the centre; nil at and above the horizon.
-    func ground(dx: Double, dy: Double) -> (x: Double, y: Double)? {
-        let d = cameraDistance * cosPitch + dy * sinPitch
-        guard d > 1e-9 * cameraDistance else { return nil }
-        return (cameraDistance * cosPitch * dx / d, cameraDistance * dy / d)
-    }
-
-    /// Where a ground offset appears, as an offset from the view's centre; nil behind the camera.
-    func view(groundX x: Double, groundY y: Double) -> (dx: Double, dy: Double)? {
-        let depth = cameraDistance - y * sinPitch
-        guard depth > 1e-9 * cameraDistance else { return nil }
-        return (cameraDistance * x / depth, cameraDistance * y * cosPitch / depth)
-    }
-
-    /// View points per ground point across the view, on the row `dy` below the centre: 1 at the
-    /// centre, more toward the viewer, 0 at the horizon. (Along the view the ground is foreshortened
-    /// further, by cos p at the centre.)
-    func scale(atRow dy: Double) -> Double { 1 + dy * sinPitch / (cameraDistance * cosPitch) }
-
-    /// The row offset (from the centre) where ``scale(atRow:)`` is `scale`.
-    func row(atScale scale: Double) -> Double { (scale - 1) * cameraDistance * cosPitch / sinPitch }
-}
 
 /// The flat drawings a pitched frame is warped from: the frame's rows cut into bands by how much
 /// they magnify the ground, each band drawn flat at a resolution to match (the band holding the
@@ -294,17 +248,5 @@ enum PerspectiveWarp {
         let a = min(max(color.alpha, 0), 1)
         func channel(_ c: Double) -> UInt32 { UInt32((min(max(c, 0), 1) * a * 255).rounded()) }
         return UInt32((a * 255).rounded()) << 24 | channel(color.red) << 16 | channel(color.green) << 8 | channel(color.blue)
-    }
-}
-
-extension RenderCanvas {
-    /// Calls `body` with the canvas's own pixels to change in place (the layout of
-    /// ``withPremultipliedARGB(_:)``); Cairo is told afterwards that they changed.
-    func withMutablePremultipliedARGB<T>(_ body: (_ pixels: UnsafeMutableRawBufferPointer, _ stride: Int) throws -> T) rethrows -> T {
-        cairo_surface_flush(surface)
-        defer { cairo_surface_mark_dirty(surface) }
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = cairo_image_surface_get_data(surface).map { UnsafeMutableRawPointer($0) }
-        return try body(UnsafeMutableRawBufferPointer(start: data, count: data == nil ? 0 : stride * pixelHeight), stride)
     }
 }

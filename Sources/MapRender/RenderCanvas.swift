@@ -364,10 +364,24 @@ public final class RenderCanvas {
     /// `ARGB8888`). For handing frames to a display, where ``rgbaPixels()``'s per-pixel conversion
     /// cost a third of a window's frame.
     public func withPremultipliedARGB<T>(_ body: (_ pixels: UnsafeRawBufferPointer, _ stride: Int) throws -> T) rethrows -> T {
+        let (pixels, stride) = flushedPixels()
+        return try body(UnsafeRawBufferPointer(pixels), stride)
+    }
+
+    /// Calls `body` with the canvas's own pixels to change in place (the layout of
+    /// ``withPremultipliedARGB(_:)``); Cairo is told afterwards that they changed.
+    func withMutablePremultipliedARGB<T>(_ body: (_ pixels: UnsafeMutableRawBufferPointer, _ stride: Int) throws -> T) rethrows -> T {
+        let (pixels, stride) = flushedPixels()
+        defer { cairo_surface_mark_dirty(surface) }
+        return try body(pixels, stride)
+    }
+
+    /// The surface's pixels after Cairo has finished drawing into them, and their row stride.
+    private func flushedPixels() -> (UnsafeMutableRawBufferPointer, Int) {
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = cairo_image_surface_get_data(surface).map { UnsafeRawPointer($0) }
-        return try body(UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : stride * pixelHeight), stride)
+        let data = cairo_image_surface_get_data(surface).map { UnsafeMutableRawPointer($0) }
+        return (UnsafeMutableRawBufferPointer(start: data, count: data == nil ? 0 : stride * pixelHeight), stride)
     }
 
     /// Reads a PNG file with Cairo and returns its straight RGBA bytes, so tests need no other
