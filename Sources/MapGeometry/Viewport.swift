@@ -198,7 +198,8 @@ public struct MapViewport: Hashable, Sendable {
 
     // MARK: - Screen ↔ map
 
-    var effectivePitch: Double { min(max(pitch, 0), MapViewport.maximumPitch) }
+    /// The pitch drawn and used for conversions: ``pitch`` clamped to 0 … ``maximumPitch``.
+    public var effectivePitch: Double { min(max(pitch, 0), MapViewport.maximumPitch) }
 
     /// The map point under a view point: undo the perspective onto the ground plane, then the
     /// heading, then scale. Ground offsets are in points at the centre's scale.

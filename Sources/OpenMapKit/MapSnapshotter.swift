@@ -300,7 +300,7 @@ extension MKMapSnapshotter {
             case .mapRect(let rect): viewport = MapViewport(size: size, visibleMapRect: rect)
             case .camera(let camera): viewport = MapViewport(size: size, camera: camera)
             }
-            viewport.pitch = viewport.pitch.isFinite ? min(max(viewport.pitch, 0), MapViewport.maximumPitch) : 0
+            viewport.pitch = viewport.effectivePitch
             return viewport
         }
 

@@ -343,7 +343,7 @@ public final class MKMapView {
         var v = proposed
         // Heading and pitch.
         v.heading = isRotateEnabled ? MKMapView.normalizedHeading(v.heading) : 0
-        v.pitch = isPitchEnabled ? min(max(v.pitch, 0), MapViewport.maximumPitch) : 0
+        v.pitch = isPitchEnabled ? v.effectivePitch : 0
         // Centre: inside Mercator's world, then inside the boundary.
         var center = v.centerCoordinate.normalized
         center.latitude = min(max(center.latitude, -MKMercatorMaximumLatitude), MKMercatorMaximumLatitude)
