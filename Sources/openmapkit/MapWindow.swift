@@ -374,7 +374,7 @@ final class MapWindow {
     /// interest nearest the click (within 40 m), else the address there, gets a marker that is
     /// selected so its callout shows.
     private func select(at point: CGPoint) {
-        if let compass = mapView.compassFrame, compass.contains(point) {
+        if mapView.isOnCompass(point) {
             // The map view turns the map north up.
             mapView.tap(at: point)
             needsFrame = true

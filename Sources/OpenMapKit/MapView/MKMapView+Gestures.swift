@@ -126,7 +126,7 @@ extension MKMapView {
     public func tap(at point: CGPoint) {
         guard point.x.isFinite, point.y.isFinite else { return }
         // The compass is above the annotations: a tap on it turns the map north up, as in MapKit.
-        if let compass = compassFrame, MapViewOrnaments.compassHit(compass, point) {
+        if isOnCompass(point) {
             let camera = currentTarget.camera
             camera.heading = 0
             setCamera(camera, animated: true)

@@ -28,6 +28,13 @@ extension MKMapView {
         return MapViewOrnaments.compassFrame(in: viewport.size)
     }
 
+    /// Whether `point` (in points) is on the compass's disc while it is shown (an OpenMapKit
+    /// addition, for a surface that handles clicks itself): where ``tap(at:)`` turns the map north.
+    public func isOnCompass(_ point: CGPoint) -> Bool {
+        guard let frame = compassFrame else { return false }
+        return MapViewOrnaments.compassHit(frame, point)
+    }
+
     /// The scale bar drawn now; nil when ``showsScale`` is false or the scale is unknown.
     var scaleBar: MapScaleBar? {
         guard showsScale, hasArea else { return nil }
@@ -88,20 +95,15 @@ struct MapScaleBar: Equatable {
         segments = leading == 5 ? 5 : leading == 2 ? 4 : 2
     }
 
-    /// Metres per small and large unit, with their symbols.
+    /// Metres per small and large unit, with their symbols; `.default` resolved for the current
+    /// locale as ``MKDistanceFormatter`` resolves it.
     static func unitSizes(_ units: MKDistanceFormatter.Units) -> (Double, String, Double, String) {
-        var resolved = units
-        if units == .default {
-            switch Locale.current.measurementSystem {
-            case .us: resolved = .imperial
-            case .uk: resolved = .imperialWithYards
-            default: resolved = .metric
-            }
-        }
-        switch resolved {
-        case .imperial: return (0.3048, "ft", 1609.344, "mi")
-        case .imperialWithYards: return (0.9144, "yd", 1609.344, "mi")
-        default: return (1, "m", 1000, "km")
+        let formatter = MKDistanceFormatter()
+        formatter.units = units
+        switch formatter.effectiveUnits {
+        case .imperial: return (LengthUnit.foot.metres, "ft", LengthUnit.mile.metres, "mi")
+        case .imperialWithYards: return (LengthUnit.yard.metres, "yd", LengthUnit.mile.metres, "mi")
+        default: return (LengthUnit.meter.metres, "m", LengthUnit.kilometer.metres, "km")
         }
     }
 
@@ -194,10 +196,8 @@ enum MapViewOrnaments {
         AnnotationDrawing.draw(letter, x: cx - width / 2, y: cy + r * 0.6 * 0.36, color: RenderColor(red: 1, green: 1, blue: 1), on: canvas)
     }
 
-    /// The frame a scale bar with its labels takes when drawn at `origin`.
-    static func scaleFrame(_ bar: MapScaleBar, at origin: CGPoint) -> CGRect {
-        CGRect(x: Double(origin.x), y: Double(origin.y), width: bar.width, height: scaleLabelSize + 4 + scaleBarHeight + 2)
-    }
+    /// The height a scale bar with its labels takes: the labels, a gap, the bar and its edge.
+    static let scaleHeight = scaleLabelSize + 4 + scaleBarHeight + 2
 
     /// Draws MapKit's scale: "0" and the distance above a bar of alternating dark and light
     /// segments with a thin outline. `alignment` says which end stays at `origin.x`: the leading
@@ -296,7 +296,7 @@ public final class MKScaleView {
     /// The units it measures in (an OpenMapKit addition; `.default` follows `Locale.current`).
     public var units = MKDistanceFormatter.Units.metric
     /// Its frame in its container, in points; the bar is at most as long as the frame is wide.
-    public var frame = CGRect(x: 0, y: 0, width: 150, height: MapViewOrnaments.scaleLabelSize + 4 + MapViewOrnaments.scaleBarHeight + 2)
+    public var frame = CGRect(x: 0, y: 0, width: 150, height: MapViewOrnaments.scaleHeight)
 
     /// A scale for `mapView`.
     public init(mapView: MKMapView?) { self.mapView = mapView }
