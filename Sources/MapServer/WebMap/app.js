@@ -517,6 +517,15 @@
     requestRender();
   }
 
+  // An answer's JSON body (null when it has none), and what went wrong in Apple's error shape
+  // ({"error":{"message":…}}) or, failing that, the status line.
+  async function readAnswer(response) {
+    let body = null;
+    try { body = await response.json(); } catch (_) { body = null; }
+    const message = (body && body.error && body.error.message) || `${response.status} ${response.statusText}`;
+    return { body, message };
+  }
+
   // ---- API keys. A server run with keys wants one for its API and its raster tiles. The page
   // trades the key for a short-lived access token at /v1/token, as Apple's Maps Server API
   // clients do, and sends the token (never the key) with each call and tile. The key comes from
@@ -554,9 +563,7 @@
     auth.pending = (async () => {
       try {
         const response = await fetch('/v1/token', { headers: { Accept: 'application/json', Authorization: `Bearer ${auth.key}` } });
-        let body = null;
-        try { body = await response.json(); } catch (_) { body = null; }
-        const message = (body && body.error && body.error.message) || `${response.status} ${response.statusText}`;
+        const { body, message } = await readAnswer(response);
         if (response.status === 401) { rememberKey(null); throw new KeyNeeded(message, true); }
         if (!response.ok || !body || typeof body.accessToken !== 'string') throw new Error(message);
         auth.token = body.accessToken;
@@ -608,10 +615,9 @@
       auth.token = null;
       return api(path, params, true);
     }
-    let body = null;
-    try { body = await response.json(); } catch (_) { body = null; }
+    const { body, message } = await readAnswer(response);
     if (!response.ok) {
-      const error = new Error((body && body.error && body.error.message) || `${response.status} ${response.statusText}`);
+      const error = new Error(message);
       error.status = response.status;
       throw error;
     }
