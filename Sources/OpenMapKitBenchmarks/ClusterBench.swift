@@ -86,17 +86,12 @@ private func clusterBenchPoints(count: Int, distribution: String) -> [PointClust
 /// other processes on a busy machine do not inflate (the work is single-threaded, so on an idle
 /// machine it equals the wall time).
 private func clusterBenchMedian(runs: Int, _ body: () -> Void) -> Double {
-    func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
     body()
     var times: [Double] = []
     for _ in 0..<runs {
-        let start = now()
+        let start = cpuSeconds(CLOCK_THREAD_CPUTIME_ID)
         body()
-        times.append(now() - start)
+        times.append(cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - start)
     }
     times.sort()
     return times[times.count / 2]

@@ -31,3 +31,12 @@ func runBenchmarks(_ benchmarks: [Benchmark], samples: Int = 7) {
 
 /// Keeps the optimiser from deleting work whose result is otherwise unused.
 @inline(never) func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+/// CPU seconds used so far by the calling thread (`CLOCK_THREAD_CPUTIME_ID`), which other
+/// processes on a busy machine do not inflate, or by every thread of the process
+/// (`CLOCK_PROCESS_CPUTIME_ID`, for work spread over threads).
+func cpuSeconds(_ clock: clockid_t) -> Double {
+    var t = timespec()
+    clock_gettime(clock, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}

@@ -121,7 +121,7 @@ func runMapViewBenchmark(arguments: [String]) throws {
     var pngBytes: [Int] = []
     for frame in camera {
         for (variant, map) in zip(variants, maps) {
-            let start = DispatchTime.now().uptimeNanoseconds, cpuStart = processCPUTime()
+            let start = DispatchTime.now().uptimeNanoseconds, cpuStart = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID)
             map.camera = MapViewport(size: size, centerCoordinate: frame.center, zoomLevel: frame.zoom, heading: frame.heading).camera
             let image = try map.render()
             if variant.png {
@@ -132,7 +132,7 @@ func runMapViewBenchmark(arguments: [String]) throws {
                 if let savePath, pngBytes.count - 1 == saveFrame { try Data(png).write(to: URL(fileURLWithPath: savePath)) }
             }
             times[variant.key, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-            cpuTimes[variant.key, default: []].append((processCPUTime() - cpuStart) * 1000)
+            cpuTimes[variant.key, default: []].append((cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - cpuStart) * 1000)
             if variant.key == "full" {
                 shown.append(PathFrame(segment: frame.segment, center: map.centerCoordinate, zoom: map.zoomLevel, heading: map.camera.heading))
             }
@@ -309,9 +309,9 @@ func runMapViewClusterBenchmark(arguments: [String]) throws {
         var order: [String] = []
         var facts: [String: Int] = [:]
         func timed(_ name: String, _ body: () throws -> Void) rethrows {
-            let wall0 = DispatchTime.now().uptimeNanoseconds, cpu0 = threadCPUTime()
+            let wall0 = DispatchTime.now().uptimeNanoseconds, cpu0 = cpuSeconds(CLOCK_THREAD_CPUTIME_ID)
             try body()
-            let sample = (Double(DispatchTime.now().uptimeNanoseconds - wall0) / 1e6, (threadCPUTime() - cpu0) * 1000)
+            let sample = (Double(DispatchTime.now().uptimeNanoseconds - wall0) / 1e6, (cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - cpu0) * 1000)
             if steps[name] == nil { order.append(name) }
             steps[name, default: []].append(sample)
         }
@@ -403,17 +403,4 @@ private func writeGeoJSON(_ coordinates: [CLLocationCoordinate2D], to url: URL) 
     }
     text += "]}\n"
     try Data(text.utf8).write(to: url)
-}
-
-/// CPU time of every thread of the process (the renderer draws on several), in seconds.
-private func processCPUTime() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-}
-
-private func threadCPUTime() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
