@@ -42,8 +42,14 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible, Senda
 
     /// The JSON body: the Apple Maps Server API's `ErrorResponse`.
     public var body: [UInt8] {
-        struct Body: Encodable { struct Inner: Encodable { let message: String; let details: [String] }; let error: Inner }
-        return (try? [UInt8](JSONEncoder().encode(Body(error: .init(message: message, details: details))))) ?? Array(#"{"error":{"message":"error","details":[]}}"#.utf8)
+        // Written in this order by hand: JSONEncoder on Linux orders an object's keys differently
+        // from one process to the next, and the same error should read the same everywhere.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        guard let message = try? encoder.encode(message), let details = try? encoder.encode(details) else {
+            return Array(#"{"error":{"message":"error","details":[]}}"#.utf8)
+        }
+        return Array(#"{"error":{"message":"#.utf8) + message + Array(#","details":"#.utf8) + details + Array("}}".utf8)
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
