@@ -53,7 +53,9 @@ let package = Package(
         .target(name: "MapServer", dependencies: ["OpenMapKit", "CLibCrypto", "MapFormats", "MapImport", "MapStyle", "MapRender",
                                                   "MapSearch", "MapRouting",
                                                   .product(name: "Hummingbird", package: "hummingbird"),
+                                                  .product(name: "HummingbirdCore", package: "hummingbird"),
                                                   .product(name: "NIOCore", package: "swift-nio"),
+                                                  .product(name: "NIOHTTP1", package: "swift-nio"),
                                                   .product(name: "Logging", package: "swift-log")],
                 resources: [.copy("WebMap")]),
         // SDL2 (libsdl2-dev): the window of `openmapkit view`.

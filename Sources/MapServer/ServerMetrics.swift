@@ -30,13 +30,19 @@ public final class ServerMetrics: @unchecked Sendable {
     private let lock = NSLock()
     private var requests: [Series: Int] = [:]
     private var latency: [String: Histogram] = [:]
+    private var answeredBeforeRouterCount = 0
     private let started = Date()
+
+    /// Requests answered in front of the router (cached vector tiles); they are counted in the
+    /// request series too.
+    public var answeredBeforeRouter: Int { lock.withLock { answeredBeforeRouterCount } }
 
     public init() {}
 
     /// Records one answered request.
-    public func record(method: String, route: String, status: Int, seconds: Double) {
+    public func record(method: String, route: String, status: Int, seconds: Double, beforeRouter: Bool = false) {
         lock.withLock {
+            if beforeRouter { answeredBeforeRouterCount += 1 }
             requests[Series(method: method, route: route, status: status), default: 0] += 1
             // In place: copying the histogram out and back would copy its bucket array per request.
             latency[route, default: Histogram()].record(seconds)
@@ -100,11 +106,36 @@ public enum RequestLogFormat: String, CaseIterable, Sendable {
     case none
 }
 
-/// Measures each request, records it in ``ServerMetrics`` and writes the request log line.
-struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+/// What is recorded for every answered request: its metrics series and, unless the format is
+/// `.none`, one log line. The router's middleware and the cached tile fast path both go through
+/// here, so a request counts and logs the same whichever of them answers it.
+struct RequestLog: Sendable {
     let metrics: ServerMetrics
     let format: RequestLogFormat
     let output: RequestLogOutput
+
+    /// Records an answer: `route` is the route pattern (`"unmatched"` for none), `bytes` the body
+    /// length when known.
+    func finish(method: String, path: String, route: String, status: Int, bytes: Int?, seconds: Double, beforeRouter: Bool = false) {
+        metrics.record(method: method, route: route, status: status, seconds: seconds, beforeRouter: beforeRouter)
+        switch format {
+        case .none:
+            return
+        case .text:
+            output.write("\(method) \(path) \(status) \(bytes.map { "\($0) B " } ?? "")\(String(format: "%.1f", seconds * 1000)) ms")
+        case .json:
+            let line = RequestLogLine(time: ISO8601DateFormatter().string(from: Date()), method: method, path: path, route: route,
+                                      status: status, bytes: bytes, ms: (seconds * 10_000).rounded() / 10)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes]
+            if let data = try? encoder.encode(line), let text = String(data: data, encoding: .utf8) { output.write(text) }
+        }
+    }
+}
+
+/// Times each request through the router and hands it to ``RequestLog``.
+struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let log: RequestLog
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -124,24 +155,10 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         // Unmatched paths share one series so a scan of random URLs cannot grow /metrics.
         let route = context.endpointPath.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "unmatched"
-        metrics.record(method: request.method.rawValue, route: route, status: status, seconds: seconds)
-        switch format {
-        case .none:
-            return
-        case .text:
-            output.write("\(request.method) \(request.uri.path) \(status) \(bytes.map { "\($0) B " } ?? "")\(String(format: "%.1f", seconds * 1000)) ms")
-        case .json:
-            let line = RequestLogLine(time: ISO8601DateFormatter().string(from: Date()), method: request.method.rawValue,
-                            path: request.uri.path, route: route, status: status, bytes: bytes,
-                            ms: (seconds * 10_000).rounded() / 10)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.withoutEscapingSlashes]
-            if let data = try? encoder.encode(line), let text = String(data: data, encoding: .utf8) { output.write(text) }
-        }
+        log.finish(method: request.method.rawValue, path: request.uri.path, route: route, status: status, bytes: bytes, seconds: seconds)
     }
 }
 
-/// One request in the JSON request log.
 private struct RequestLogLine: Encodable {
     let time: String
     let method: String

@@ -24,9 +24,13 @@ struct TileRoutes {
         self.state = TileRouteState(server: server)
     }
 
+    /// The vector tile route, also the label of its metrics series (``CachedTileHandler`` answers
+    /// cached tiles under the same label).
+    static let vectorTileRoute = "/tiles/{z}/{x}/{file}"
+
     func register(on router: Router<ServerContext>) {
         router.get("/tiles.json") { request, context in try tileJSON(request, context) }
-        router.get("/tiles/:z/:x/:file") { request, context in try vectorTile(request, context) }
+        router.get(RouterPath(Self.vectorTileRoute)) { request, context in try vectorTile(request, context) }
         StyleRoutes(server: server, state: state).register(on: router)
         RasterTileRoutes(server: server, state: state).register(on: router)
     }
@@ -336,17 +340,30 @@ enum TileRequest {
 
     /// Whether an `Accept-Encoding` value takes gzip (and does not refuse it with q=0).
     static func acceptsGzip(_ header: String) -> Bool {
-        // Read with the standard library alone: Foundation's trimming on Linux showed up in the
-        // cached tile path.
-        func trimmed(_ text: Substring) -> Substring {
-            guard let first = text.firstIndex(where: { $0 != " " && $0 != "\t" }),
-                  let last = text.lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
-            return text[first...last]
+        // Read as bytes without allocating: this runs for every cached tile, and Foundation's
+        // trimming and per-item strings showed up in that path on Linux.
+        func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+            var bytes = bytes
+            while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes.removeFirst() }
+            while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes.removeLast() }
+            return bytes
         }
-        for item in header.split(separator: ",") {
-            let parts = item.split(separator: ";").map { trimmed($0).lowercased() }
-            guard let coding = parts.first, coding == "gzip" || coding == "*" else { continue }
-            let refused = parts.dropFirst().contains { $0.hasPrefix("q=") && Double($0.dropFirst(2)) == 0 }
+        func equalsIgnoringCase(_ bytes: Substring.UTF8View, _ lowercase: StaticString) -> Bool {
+            guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+            return zip(bytes, UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount))
+                .allSatisfy { ($0 | 0x20) == $1 || $0 == $1 }
+        }
+        for item in header.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+            var parts = item.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)[...]
+            guard let first = parts.popFirst() else { continue }
+            let coding = trimmed(Substring(first).utf8)
+            guard equalsIgnoringCase(coding, "gzip") || equalsIgnoringCase(coding, "*") else { continue }
+            let refused = parts.contains { part in
+                let parameter = trimmed(Substring(part).utf8)
+                guard parameter.count >= 2, parameter.first! | 0x20 == UInt8(ascii: "q"),
+                      parameter[parameter.index(after: parameter.startIndex)] == UInt8(ascii: "=") else { return false }
+                return Double(String(Substring(parameter.dropFirst(2)))) == 0
+            }
             if !refused { return true }
         }
         return false
@@ -355,6 +372,11 @@ enum TileRequest {
     /// Whether `If-None-Match` names `etag` (or is `*`).
     static func notModified(_ request: Request, etag: String) -> Bool {
         guard let header = request.headers[.ifNoneMatch] else { return false }
+        return notModified(header, etag: etag)
+    }
+
+    /// Whether an `If-None-Match` value names `etag` (or is `*`).
+    static func notModified(_ header: String, etag: String) -> Bool {
         for tag in header.split(separator: ",") {
             var tag = tag.trimmingCharacters(in: .whitespaces)
             if tag == "*" { return true }
