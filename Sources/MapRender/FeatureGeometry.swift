@@ -176,7 +176,11 @@ enum VectorTileProjection {
                 let (d, e, ty) = (-scale * s, scale * c, transform.halfHeight - ox * s + oy * c)
                 @inline(__always) func project(_ p: ScreenPoint) -> ScreenPoint { (a * p.x + b * p.y + tx, d * p.x + e * p.y + ty) }
                 func ring(_ points: [ScreenPoint]) -> [ScreenPoint] {
-                    [ScreenPoint](unsafeUninitializedCapacity: points.count) { buffer, count in
+                    // An empty array is the standard library's shared empty storage, and the
+                    // initialiser below writes its count even there: tiles are projected on several
+                    // threads, so that would be a (harmless, but reported) race on one global.
+                    guard !points.isEmpty else { return [] }
+                    return [ScreenPoint](unsafeUninitializedCapacity: points.count) { buffer, count in
                         points.withUnsafeBufferPointer { source in
                             for i in 0..<source.count { buffer[i] = project(source[i]) }
                         }
