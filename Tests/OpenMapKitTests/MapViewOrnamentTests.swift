@@ -242,6 +242,32 @@ final class MapViewOrnamentTests: XCTestCase {
         XCTAssertFalse(compass.isVisible)
     }
 
+    func testCompassTapDuringAZoomKeepsTheZoomsTarget() throws {
+        // Both compasses (the map view's own and MKCompassButton) turn north from where the map
+        // is headed, not from where it is mid-animation.
+        for useButton in [false, true] {
+            let (map, _, _) = MapViewFixtures.map()
+            let clock = map.clock as! MKManualMapViewClock
+            let start = MKMapCamera(lookingAtCenter: map.centerCoordinate, fromDistance: 4000, pitch: 0, heading: 60)
+            map.camera = start
+            let target = MKMapCamera(lookingAtCenter: map.centerCoordinate, fromDistance: 1000, pitch: 0, heading: 60)
+            map.setCamera(target, animated: true)
+            clock.advance(by: 0.05)
+            map.advanceAnimations()
+            XCTAssertGreaterThan(map.camera.centerCoordinateDistance, 1500, "mid-zoom")
+            if useButton {
+                MKCompassButton(mapView: map).tap()
+            } else {
+                let frame = try XCTUnwrap(map.compassFrame, "the compass shows while the map is turned")
+                map.tap(at: CGPoint(x: frame.midX, y: frame.midY))
+            }
+            clock.advance(by: 2)
+            map.advanceAnimations()
+            XCTAssertEqual(map.camera.heading, 0, accuracy: 1e-9, "button: \(useButton)")
+            XCTAssertEqual(map.camera.centerCoordinateDistance, 1000, accuracy: 1, "button: \(useButton)")
+        }
+    }
+
     func testScaleViewModelAlignsItsBarAndSmallFramesAreSafe() throws {
         let (map, _, _) = MapViewFixtures.map()
         let scale = MKScaleView(mapView: map)

@@ -120,6 +120,15 @@ extension MKMapView {
     /// A two-finger tap: zooms out one level about `point` (between the fingers), animated.
     public func twoFingerTap(at point: CGPoint) { zoom(by: -1, around: point, animated: true) }
 
+    /// Turns the map north up, animated — what a tap on the compass does (here and on
+    /// ``MKCompassButton``). The rest of the camera is the one the map is headed for, so a zoom
+    /// or pan animation under way still ends where it was going.
+    func turnNorth() {
+        let camera = currentTarget.camera
+        camera.heading = 0
+        setCamera(camera, animated: true)
+    }
+
     /// A tap: selects the annotation whose view is under `point` (the front-most enabled one); a
     /// tap on the bare map deselects the selected annotation. A tap on the compass (while it is
     /// shown) turns the map north up, animated, and selects nothing.
@@ -127,9 +136,7 @@ extension MKMapView {
         guard point.x.isFinite, point.y.isFinite else { return }
         // The compass is above the annotations: a tap on it turns the map north up, as in MapKit.
         if isOnCompass(point) {
-            let camera = currentTarget.camera
-            camera.heading = 0
-            setCamera(camera, animated: true)
+            turnNorth()
             return
         }
         if let view = annotationView(at: point), let annotation = view.annotation {

@@ -259,9 +259,7 @@ public final class MKCompassButton {
     /// A tap: turns the map north up, animated, keeping its centre, distance and pitch.
     public func tap() {
         guard let mapView, isVisible else { return }
-        let camera = mapView.camera
-        camera.heading = 0
-        mapView.setCamera(camera, animated: true)
+        mapView.turnNorth()
     }
 
     /// The compass drawn at its frame's size, `scale` pixels per point (the map view's
