@@ -4,8 +4,8 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// Answers vector tile requests that hit the response cache on the event loop, in front of
-/// Hummingbird; every other request passes through to the router untouched.
+/// Answers tile requests (vector tiles and raster tiles) that hit the response cache on the event
+/// loop, in front of Hummingbird; every other request passes through to the router untouched.
 ///
 /// Why: a cached tile is a dictionary lookup and a write, yet through the router it costs a hop
 /// to a task, the conversion to and from HTTP types, the middleware chain and a hop back — about
@@ -16,12 +16,14 @@ import NIOHTTP1
 /// The fast path answers exactly as the router would (the same status, headers and body, the
 /// same metrics series and request log line — a test compares the two) and only where that is
 /// simple to be sure of; anything else goes to the router:
-/// - `GET /tiles/{z}/{x}/{y}.mvt|.pbf` with canonical numbers and no query but `region=` with a
-///   plain name, on a keep-alive HTTP/1.1 connection, without a request body;
+/// - `GET /tiles/{z}/{x}/{y}.mvt|.pbf` or `GET /styles/{style}/{z}/{x}/{y}[@2x|@3x].png` with
+///   canonical numbers and no query but `region=` with a plain name, on a keep-alive HTTP/1.1
+///   connection, without a request body;
 /// - a tile already in the cache for the current region generation, in the representation the
-///   client accepts (a client that refuses gzip gets the inflated tile from the router);
-/// - a path that needs no API key (vector tiles are open, as in the router), and no `Origin`
-///   header when CORS is configured (the router adds the CORS headers);
+///   client accepts (a client that refuses gzip gets the inflated vector tile from the router);
+/// - a path that needs no API key (with keys configured, raster tiles need one: the router
+///   checks it; vector tiles are open), and no `Origin` header when CORS is configured (the
+///   router adds the CORS headers);
 /// - no earlier request on the connection still waiting for the router's answer (answers must
 ///   leave in request order), and the socket writable (a client that does not read its answers
 ///   is slowed by the router's back-pressure instead).
@@ -44,6 +46,7 @@ final class CachedTileHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private struct Answer {
         let path: String
+        let route: String
         let status: Int
         /// The status line and headers but `Date` and `Server`, which are added when sent.
         var head: ByteBuffer
@@ -99,32 +102,42 @@ final class CachedTileHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if let body = answer.body { encoderContext.write(NIOAny(IOData.byteBuffer(body)), promise: nil) }
         encoderContext.flush()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - answer.started) / 1e9
-        server.requestLog.finish(method: "GET", path: answer.path, route: TileRoutes.vectorTileRoute,
+        server.requestLog.finish(method: "GET", path: answer.path, route: answer.route,
                                  status: answer.status, bytes: answer.body?.readableBytes ?? 0, seconds: seconds, beforeRouter: true)
     }
 
-    /// The router's answer to `head` when it is a cached vector tile this handler may send itself.
+    /// The router's answer to `head` when it is a cached tile this handler may send itself.
     private func answer(to head: HTTPRequestHead, allocator: ByteBufferAllocator) -> Answer? {
         guard head.method == .GET, head.version == .http1_1, head.isKeepAlive else { return nil }
         let started = DispatchTime.now().uptimeNanoseconds
-        guard let request = VectorTileURI(head.uri) else { return nil }
+        guard let request = CachedTileURI(head.uri) else { return nil }
         let headers = head.headers
-        // Vector tiles are open with keys configured too; should that change, the router decides.
         if !server.configuration.apiKeys.isEmpty, APIKeyMiddleware.isProtected(request.path) { return nil }
         if !server.configuration.corsAllowedOrigins.isEmpty, headers.contains(name: "origin") { return nil }
         if let length = headers.first(name: "content-length"), length != "0" { return nil }
         if headers.contains(name: "transfer-encoding") { return nil }
 
         let generation = server.regions.snapshot.generation
-        let key = TileRequest.vectorTileCacheKey(generation: generation, region: request.region,
-                                                 z: request.z, x: request.x, y: request.y)
+        let key: String, route: String, vary: Bool
+        switch request.kind {
+        case .vector:
+            key = TileRequest.vectorTileCacheKey(generation: generation, region: request.region, z: request.z, x: request.x, y: request.y)
+            (route, vary) = (TileRoutes.vectorTileRoute, true)
+        case .raster(let style, let scale):
+            key = TileRequest.rasterTileCacheKey(generation: generation, region: request.region, style: style,
+                                                 z: request.z, x: request.x, y: request.y, scale: scale)
+            (route, vary) = (RasterTileRoutes.route, false)
+        }
         guard let stored = server.cache.value(for: key) else { return nil }
+        func answer(_ status: Int, _ head: ByteBuffer, body: ByteBuffer? = nil) -> Answer {
+            Answer(path: request.path, route: route, status: status, head: head, body: body, started: started)
+        }
         var bytes = allocator.buffer(capacity: 384)
         guard !stored.isEmpty else {
             bytes.writeStaticString("HTTP/1.1 204 No Content\r\nCache-Control: ")
             bytes.writeString(TileRequest.tileCacheControl)
             bytes.writeStaticString("\r\n")
-            return Answer(path: request.path, status: 204, head: bytes, body: nil, started: started)
+            return answer(204, bytes)
         }
         if stored.contentEncoding == "gzip" {
             // Several Accept-Encoding fields count as one list, as in the router's HTTP fields.
@@ -139,10 +152,9 @@ final class CachedTileHandler: ChannelDuplexHandler, RemovableChannelHandler {
         bytes.writeString(stored.etag)
         bytes.writeStaticString("\r\nCache-Control: ")
         bytes.writeString(TileRequest.tileCacheControl)
-        bytes.writeStaticString("\r\nVary: Accept-Encoding\r\n")
-        if notModified {
-            return Answer(path: request.path, status: 304, head: bytes, body: nil, started: started)
-        }
+        bytes.writeStaticString("\r\n")
+        if vary { bytes.writeStaticString("Vary: Accept-Encoding\r\n") }
+        if notModified { return answer(304, bytes) }
         bytes.writeStaticString("Content-Type: ")
         bytes.writeString(stored.contentType)
         if let encoding = stored.contentEncoding {
@@ -152,28 +164,39 @@ final class CachedTileHandler: ChannelDuplexHandler, RemovableChannelHandler {
         bytes.writeStaticString("\r\nContent-Length: ")
         bytes.writeString(String(stored.buffer.readableBytes))
         bytes.writeStaticString("\r\n")
-        return Answer(path: request.path, status: 200, head: bytes, body: stored.buffer, started: started)
+        return answer(200, bytes, body: stored.buffer)
     }
 }
 
-/// `/tiles/{z}/{x}/{y}.mvt` (or `.pbf`) with an optional `?region=NAME`, read strictly: canonical
-/// decimal numbers inside the tile pyramid, a region name of plain characters, nothing else.
-/// Anything looser is left to the router, which reads (and rejects) it with its full checks.
-struct VectorTileURI {
+/// `/tiles/{z}/{x}/{y}.mvt` (or `.pbf`) and `/styles/{style}/{z}/{x}/{y}.png` (or `@2x.png`,
+/// `@3x.png`), with an optional `?region=NAME`, read strictly: canonical decimal numbers inside the
+/// tile pyramid, style and region names of plain characters, nothing else. Anything looser is left
+/// to the router, which reads (and rejects) it with its full checks.
+struct CachedTileURI {
+    enum Kind: Equatable {
+        case vector
+        case raster(style: String, scale: Int)
+    }
+
+    let kind: Kind
     let path: String
     let z: Int, x: Int, y: Int
     let region: String?
 
     init?(_ uri: String) {
         let utf8 = uri.utf8
-        let prefix = "/tiles/".utf8
-        guard utf8.starts(with: prefix) else { return nil }
         let question = utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex
-        var cursor = utf8.index(utf8.startIndex, offsetBy: prefix.count)
-        func number(until terminator: UInt8) -> Int? {
+        var cursor = utf8.startIndex
+        func literal(_ text: StaticString) -> Bool {
+            let bytes = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+            guard utf8[cursor..<question].starts(with: bytes) else { return false }
+            cursor = utf8.index(cursor, offsetBy: bytes.count)
+            return true
+        }
+        func number(until terminators: UInt8...) -> Int? {
             var value = 0, digits = 0
             let first = cursor
-            while cursor < question, utf8[cursor] != terminator {
+            while cursor < question, !terminators.contains(utf8[cursor]) {
                 let byte = utf8[cursor]
                 guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 9 else { return nil }
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
@@ -182,25 +205,53 @@ struct VectorTileURI {
             }
             // One digit, or no leading zero: "07" is the same tile but the router reads it.
             guard cursor < question, digits > 0, digits == 1 || utf8[first] != UInt8(ascii: "0") else { return nil }
-            cursor = utf8.index(after: cursor)
             return value
         }
-        guard let z = number(until: UInt8(ascii: "/")), let x = number(until: UInt8(ascii: "/")),
-              let y = number(until: UInt8(ascii: ".")) else { return nil }
-        let ext = uri[cursor..<question]
-        guard ext == "mvt" || ext == "pbf", z <= TileRequest.maximumZoom, x < 1 << z, y < 1 << z else { return nil }
+        func skip() { cursor = utf8.index(after: cursor) }
+        let kind: Kind, z: Int, x: Int, y: Int
+        if literal("/tiles/") {
+            guard let zoom = number(until: UInt8(ascii: "/")) else { return nil }
+            skip()
+            guard let column = number(until: UInt8(ascii: "/")) else { return nil }
+            skip()
+            guard let row = number(until: UInt8(ascii: ".")) else { return nil }
+            skip()
+            guard literal("mvt") || literal("pbf") else { return nil }
+            (kind, z, x, y) = (.vector, zoom, column, row)
+        } else if literal("/styles/") {
+            let styleStart = cursor
+            while cursor < question, utf8[cursor] != UInt8(ascii: "/") { cursor = utf8.index(after: cursor) }
+            let style = uri[styleStart..<cursor]
+            guard cursor < question, Self.isPlainName(style) else { return nil }
+            skip()
+            guard let zoom = number(until: UInt8(ascii: "/")) else { return nil }
+            skip()
+            guard let column = number(until: UInt8(ascii: "/")) else { return nil }
+            skip()
+            guard let row = number(until: UInt8(ascii: "."), UInt8(ascii: "@")) else { return nil }
+            var scale = 1
+            if literal("@2x") { scale = 2 } else if literal("@3x") { scale = 3 }
+            guard literal(".png") else { return nil }
+            (kind, z, x, y) = (.raster(style: String(style), scale: scale), zoom, column, row)
+        } else {
+            return nil
+        }
+        guard cursor == question, z <= TileRequest.maximumZoom, x < 1 << z, y < 1 << z else { return nil }
         var region: String?
         if question < utf8.endIndex {
             let query = uri[utf8.index(after: question)...]
-            guard query.hasPrefix("region="), case let name = query.dropFirst("region=".count), !name.isEmpty,
-                  name.utf8.count <= TileRequest.maximumSegmentLength,
-                  name.utf8.allSatisfy({ byte in
-                      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                          || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-                  }) else { return nil }
+            guard query.hasPrefix("region="), case let name = query.dropFirst("region=".count), Self.isPlainName(name) else { return nil }
             region = String(name)
         }
-        (self.path, self.z, self.x, self.y, self.region) = (String(uri[..<question]), z, x, y, region)
+        (self.kind, self.path, self.z, self.x, self.y, self.region) = (kind, String(uri[..<question]), z, x, y, region)
+    }
+
+    /// Letters, digits, `-` and `_`: names that need no decoding and that the router reads as they are.
+    private static func isPlainName(_ name: Substring) -> Bool {
+        !name.isEmpty && name.utf8.count <= TileRequest.maximumSegmentLength && name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
     }
 }
 

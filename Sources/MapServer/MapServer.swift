@@ -37,9 +37,9 @@ public struct ServerConfiguration: Sendable {
     public var requestLog: RequestLogFormat = .text
     /// The largest side of a rendered image in pixels (snapshots and raster tiles, after scale).
     public var maximumImageSide = 4096
-    /// Whether vector tiles already in the cache are answered on the event loop in front of the
-    /// router (``CachedTileHandler``): the same answers at about three times the rate. Off sends
-    /// every request through the router; tests compare the two.
+    /// Whether vector and raster tiles already in the cache are answered on the event loop in
+    /// front of the router (``CachedTileHandler``): the same answers at about three times the
+    /// rate. Off sends every request through the router; tests compare the two.
     public var answersCachedTilesBeforeRouter = true
 
     public init() {}
@@ -97,7 +97,7 @@ public final class MapServer: Sendable {
         logger.logLevel = .info
         let configuration = self.configuration
         let serverName = "OpenMapKit"
-        // Cached vector tiles are answered on the event loop in front of the router (see
+        // Cached tiles are answered on the event loop in front of the router (see
         // CachedTileHandler); everything else goes through Hummingbird's HTTP/1 channel as usual.
         let server = configuration.answersCachedTilesBeforeRouter
             ? HTTPServerBuilder { responder in
@@ -144,7 +144,7 @@ struct OperationsRoutes {
                 ("openmapkit_cache_bytes", "Bytes held by the rendered-image cache.", Double(cache.bytes)),
                 ("openmapkit_cache_hits_total", "Cache lookups that found an image.", Double(cache.hits)),
                 ("openmapkit_cache_misses_total", "Cache lookups that did not.", Double(cache.misses)),
-                ("openmapkit_http_answered_before_router_total", "Cached vector tiles answered on the event loop, in front of the router.",
+                ("openmapkit_http_answered_before_router_total", "Cached tiles answered on the event loop, in front of the router.",
                  Double(server.metrics.answeredBeforeRouter)),
                 ("openmapkit_region_generation", "Bumped each time a region is replaced.", Double(server.regions.snapshot.generation)),
             ])

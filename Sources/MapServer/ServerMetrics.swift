@@ -33,7 +33,7 @@ public final class ServerMetrics: @unchecked Sendable {
     private var answeredBeforeRouterCount = 0
     private let started = Date()
 
-    /// Requests answered in front of the router (cached vector tiles); they are counted in the
+    /// Requests answered in front of the router (cached tiles); they are counted in the
     /// request series too.
     public var answeredBeforeRouter: Int { lock.withLock { answeredBeforeRouterCount } }
 

@@ -18,8 +18,12 @@ struct RasterTileRoutes {
     /// Device-pixel scales served: `{y}.png`, `{y}@2x.png`, `{y}@3x.png`.
     static let scales = 1...3
 
+    /// The route, also the label of its metrics series (``CachedTileHandler`` answers cached tiles
+    /// under the same label).
+    static let route = "/styles/{style}/{z}/{x}/{file}"
+
     func register(on router: Router<ServerContext>) {
-        router.get("/styles/:style/:z/:x/:file") { request, context in try await rasterTile(request, context) }
+        router.get(RouterPath(Self.route)) { request, context in try await rasterTile(request, context) }
     }
 
     private func rasterTile(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -34,7 +38,8 @@ struct RasterTileRoutes {
             throw APIError.badRequest("a tile at @\(address.scale)x would be larger than this server's image limit",
                                       details: ["at most \(server.configuration.maximumImageSide) pixels a side"])
         }
-        let key = "png|\(snapshot.generation)|\(regionName ?? "")|\(style.rawValue)|\(address.z)/\(address.x)/\(address.y)@\(address.scale)"
+        let key = TileRequest.rasterTileCacheKey(generation: snapshot.generation, region: regionName, style: style.rawValue,
+                                                 z: address.z, x: address.x, y: address.y, scale: address.scale)
         if let cached = server.cache.value(for: key) {
             return TileRequest.respond(request, cached, cacheControl: TileRequest.tileCacheControl)
         }

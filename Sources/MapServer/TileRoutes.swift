@@ -332,6 +332,11 @@ enum TileRequest {
         "mvt|\(generation)|\(region ?? "")|\(z)/\(x)/\(y)"
     }
 
+    /// The response cache's key for a raster tile of a style.
+    static func rasterTileCacheKey(generation: Int, region: String?, style: String, z: Int, x: Int, y: Int, scale: Int) -> String {
+        "png|\(generation)|\(region ?? "")|\(style)|\(z)/\(x)/\(y)@\(scale)"
+    }
+
     /// Whether the client takes `Content-Encoding: gzip` (and did not refuse it with q=0).
     static func acceptsGzip(_ request: Request) -> Bool {
         guard let header = request.headers[.acceptEncoding] else { return false }

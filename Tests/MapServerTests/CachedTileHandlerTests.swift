@@ -8,7 +8,7 @@ import XCTest
 import Glibc
 #endif
 
-/// Cached vector tiles answered on the event loop (`CachedTileHandler`) against the same
+/// Cached vector and raster tiles answered on the event loop (`CachedTileHandler`) against the same
 /// requests through the router, over real sockets: byte for byte the same answers, log lines and
 /// metrics; answers in request order on a pipelined connection; hostile and unusual requests left
 /// to the router.
@@ -36,6 +36,9 @@ final class CachedTileHandlerTests: XCTestCase {
                     (RawHTTP.get(Self.harbour + ".mvt", ["Accept-Encoding: gzip", "If-None-Match: \"other\", W/\(etag)"]), true),
                     (RawHTTP.get(Self.harbour + ".mvt", ["Accept-Encoding: gzip", "If-None-Match: \"other\""]), true),
                     (RawHTTP.get(Self.sea + ".mvt", []), true),
+                    (RawHTTP.get("/styles/standard/15/17060/11948.png", []), true),
+                    (RawHTTP.get("/styles/dark/15/17060/11948@2x.png?region=monaco", ["Accept-Encoding: gzip"]), true),
+                    (RawHTTP.get("/styles/muted/15/17060/11948.png", ["If-None-Match: *"]), true),
                     // Left to the router: the inflated representation, other methods and
                     // versions, loose addresses, unknown regions, queries, bodies.
                     (RawHTTP.get(Self.harbour + ".mvt", []), false),
@@ -47,6 +50,8 @@ final class CachedTileHandlerTests: XCTestCase {
                     (RawHTTP.get(Self.harbour + ".mvt?region=monaco&x=1", ["Accept-Encoding: gzip"]), false),
                     (RawHTTP.get("/tiles/15/99999/0.mvt", ["Accept-Encoding: gzip"]), false),
                     (RawHTTP.get(Self.harbour + ".png", ["Accept-Encoding: gzip"]), false),
+                    (RawHTTP.get("/styles/standard/15/17060/11948@1x.png", []), false),
+                    (RawHTTP.get("/styles/nope/15/17060/11948.png", []), false),
                     (RawHTTP.get(Self.harbour + ".mvt", ["Accept-Encoding: gzip", "Content-Length: 2"]) + "{}", false),
                 ]
                 for (request, answeredEarly) in cases {
@@ -63,7 +68,7 @@ final class CachedTileHandlerTests: XCTestCase {
                     }
                 }
                 XCTAssertEqual(routed.metrics.answeredBeforeRouter, 0)
-                XCTAssertGreaterThanOrEqual(fast.metrics.answeredBeforeRouter, 9)
+                XCTAssertGreaterThanOrEqual(fast.metrics.answeredBeforeRouter, 12)
 
                 // The same metrics series and request log lines, whoever answered.
                 let series = { (port: Int) throws -> [String] in
@@ -75,7 +80,7 @@ final class CachedTileHandlerTests: XCTestCase {
         }
         // (The last line is /metrics, whose length differs with the uptime and memory figures.)
         XCTAssertEqual(try logs.lines(logs.fast).dropLast(), try logs.lines(logs.routed).dropLast())
-        XCTAssertGreaterThan(try logs.lines(logs.fast).count, 38)
+        XCTAssertGreaterThan(try logs.lines(logs.fast).count, 46)
     }
 
     func testPipelinedAnswersLeaveInRequestOrder() async throws {
@@ -141,19 +146,48 @@ final class CachedTileHandlerTests: XCTestCase {
         }
     }
 
+    func testRasterTilesStillNeedAKeyWhenKeysAreConfigured() async throws {
+        let server = try Self.server(log: nil) { $0.apiKeys = [APIKey(key: "the-key")] }
+        try await TestServer.withRunningServer(server) { port in
+            let raster = "/styles/standard/15/17060/11948.png"
+            let drawn = try RawHTTP.exchange(port: port, RawHTTP.get(raster, ["Authorization: Bearer the-key"]))
+            XCTAssertEqual(drawn.status, 200)
+            let cachedWithKey = try RawHTTP.exchange(port: port, RawHTTP.get(raster + "?key=the-key", []))
+            XCTAssertEqual(cachedWithKey.body, drawn.body)
+            let without = try RawHTTP.exchange(port: port, RawHTTP.get(raster, []))
+            XCTAssertEqual(without.status, 401, "a cached raster tile is not a way around the key")
+            // Vector tiles are open with keys too, so the cached ones are answered early.
+            let vector = Self.harbour + ".mvt"
+            _ = try RawHTTP.exchange(port: port, RawHTTP.get(vector, ["Accept-Encoding: gzip"]))
+            let before = server.metrics.answeredBeforeRouter
+            XCTAssertEqual(try RawHTTP.exchange(port: port, RawHTTP.get(vector, ["Accept-Encoding: gzip"])).status, 200)
+            XCTAssertEqual(server.metrics.answeredBeforeRouter, before + 1)
+        }
+    }
+
     func testStrictTileAddressReading() {
-        let tile = VectorTileURI("/tiles/14/8529/5974.mvt?region=monaco")
+        let tile = CachedTileURI("/tiles/14/8529/5974.mvt?region=monaco")
+        XCTAssertEqual(tile?.kind, .vector)
         XCTAssertEqual(tile?.z, 14)
         XCTAssertEqual(tile?.x, 8529)
         XCTAssertEqual(tile?.y, 5974)
         XCTAssertEqual(tile?.region, "monaco")
         XCTAssertEqual(tile?.path, "/tiles/14/8529/5974.mvt")
-        XCTAssertEqual(VectorTileURI("/tiles/0/0/0.pbf")?.z, 0)
-        for loose in ["/tiles/14/8529/5974.png", "/tiles/14/8529/5974", "/tiles/14/8529/5974.mvt?", "/tiles/14/8529/5974.mvt?region=",
+        XCTAssertEqual(CachedTileURI("/tiles/0/0/0.pbf")?.z, 0)
+        let raster = CachedTileURI("/styles/dark/15/17060/11948@2x.png?region=monaco")
+        XCTAssertEqual(raster?.kind, .raster(style: "dark", scale: 2))
+        XCTAssertEqual(raster?.y, 11948)
+        XCTAssertEqual(raster?.path, "/styles/dark/15/17060/11948@2x.png")
+        XCTAssertEqual(CachedTileURI("/styles/standard/0/0/0.png")?.kind, .raster(style: "standard", scale: 1))
+        XCTAssertEqual(CachedTileURI("/styles/standard/0/0/0@3x.png")?.kind, .raster(style: "standard", scale: 3))
+        for loose in ["/styles/standard/1/1/1@1x.png", "/styles/standard/1/1/1@4x.png", "/styles/standard/1/1/1@2x.jpg",
+                      "/styles/stan%64ard/1/1/1.png", "/styles//1/1/1.png", "/styles/standard/1/1.png", "/styles/standard.json",
+                      "/styles/standard/1/1/1.png?key=abc", "/styles/a/b/1/1/1.png", "/styles/standard/01/1/1.png",
+                      "/styles/standard/1/1/1.pngx", "/styles/standard/1/1/1@2x", "/tiles/14/8529/5974.png", "/tiles/14/8529/5974", "/tiles/14/8529/5974.mvt?", "/tiles/14/8529/5974.mvt?region=",
                       "/tiles/14/8529/5974.mvt?region=a%20b", "/tiles/14/8529/5974.mvt?foo=1", "/tiles/014/8529/5974.mvt",
                       "/tiles/1/2/0.mvt", "/tiles/25/0/0.mvt", "/tiles//1/1.mvt", "/tiles/1/1/1/1.mvt", "/tiles/1/-1/0.mvt",
                       "/tiles/9999999999/0/0.mvt", "/tiles/14/8529/5974.mvt#x", "/Tiles/1/1/1.mvt", "/tiles/1/1/1.MVT", ""] {
-            XCTAssertNil(VectorTileURI(loose), loose)
+            XCTAssertNil(CachedTileURI(loose), loose)
         }
     }
 
