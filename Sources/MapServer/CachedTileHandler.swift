@@ -92,6 +92,11 @@ final class CachedTileHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func send(_ answer: Answer, context: ChannelHandlerContext) {
         guard let encoderContext else { return }
+        // Recorded before the answer leaves, as the router's middleware does: a client that has
+        // its answer finds the request already counted.
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - answer.started) / 1e9
+        server.requestLog.finish(method: "GET", path: answer.path, route: answer.route,
+                                 status: answer.status, bytes: answer.body?.readableBytes ?? 0, seconds: seconds, beforeRouter: true)
         var head = answer.head
         head.writeStaticString("Date: ")
         head.writeString(date.now())
@@ -101,9 +106,6 @@ final class CachedTileHandler: ChannelDuplexHandler, RemovableChannelHandler {
         encoderContext.write(NIOAny(IOData.byteBuffer(head)), promise: nil)
         if let body = answer.body { encoderContext.write(NIOAny(IOData.byteBuffer(body)), promise: nil) }
         encoderContext.flush()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - answer.started) / 1e9
-        server.requestLog.finish(method: "GET", path: answer.path, route: answer.route,
-                                 status: answer.status, bytes: answer.body?.readableBytes ?? 0, seconds: seconds, beforeRouter: true)
     }
 
     /// The router's answer to `head` when it is a cached tile this handler may send itself.
