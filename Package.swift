@@ -54,6 +54,7 @@ let package = Package(
                                                   "MapSearch", "MapRouting",
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "HummingbirdCore", package: "hummingbird"),
+                                                  .product(name: "HTTPTypes", package: "swift-http-types"),
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "NIOHTTP1", package: "swift-nio"),
                                                   .product(name: "Logging", package: "swift-log")],

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdCore
 import Logging
 import NIOCore
@@ -150,20 +151,15 @@ final class CachedTileHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         let ifNoneMatch = headers["if-none-match"]
         let notModified = !ifNoneMatch.isEmpty && TileRequest.notModified(ifNoneMatch.joined(separator: ", "), etag: stored.etag)
-        bytes.writeStaticString(notModified ? "HTTP/1.1 304 Not Modified\r\nETag: " : "HTTP/1.1 200 OK\r\nETag: ")
-        bytes.writeString(stored.etag)
-        bytes.writeStaticString("\r\nCache-Control: ")
-        bytes.writeString(TileRequest.tileCacheControl)
-        bytes.writeStaticString("\r\n")
-        if vary { bytes.writeStaticString("Vary: Accept-Encoding\r\n") }
-        if notModified { return answer(304, bytes) }
-        bytes.writeStaticString("Content-Type: ")
-        bytes.writeString(stored.contentType)
-        if let encoding = stored.contentEncoding {
-            bytes.writeStaticString("\r\nContent-Encoding: ")
-            bytes.writeString(encoding)
+        bytes.writeStaticString(notModified ? "HTTP/1.1 304 Not Modified\r\n" : "HTTP/1.1 200 OK\r\n")
+        TileRequest.forEachHeader(of: stored, cacheControl: TileRequest.tileCacheControl, vary: vary, notModified: notModified) { name, value in
+            bytes.writeString(name.rawName)
+            bytes.writeStaticString(": ")
+            bytes.writeString(value)
+            bytes.writeStaticString("\r\n")
         }
-        bytes.writeStaticString("\r\nContent-Length: ")
+        if notModified { return answer(304, bytes) }
+        bytes.writeStaticString("Content-Length: ")
         bytes.writeString(String(stored.buffer.readableBytes))
         bytes.writeStaticString("\r\n")
         return answer(200, bytes, body: stored.buffer)

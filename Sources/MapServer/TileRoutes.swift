@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import MapFormats
 import MapGeometry
@@ -394,13 +395,24 @@ enum TileRequest {
     /// 304 when the client has this version, else 200 with the body, its type, entity tag and
     /// caching headers.
     static func respond(_ request: Request, _ entry: CachedResponse, cacheControl: String, vary: Bool = false) -> Response {
-        var headers: HTTPFields = [.eTag: entry.etag, .cacheControl: cacheControl]
-        if vary { headers[.vary] = "Accept-Encoding" }
-        if notModified(request, etag: entry.etag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = entry.contentType
-        if let encoding = entry.contentEncoding { headers[.contentEncoding] = encoding }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: entry.buffer))
+        let notModified = notModified(request, etag: entry.etag)
+        var headers = HTTPFields()
+        forEachHeader(of: entry, cacheControl: cacheControl, vary: vary, notModified: notModified) { headers[$0] = $1 }
+        return notModified ? Response(status: .notModified, headers: headers)
+            : Response(status: .ok, headers: headers, body: .init(byteBuffer: entry.buffer))
+    }
+
+    /// The headers of an answer from the cache, in order: entity tag, caching, `Vary` when the
+    /// representation depends on `Accept-Encoding`, and unless the answer is a 304 the body's
+    /// type and encoding. ``respond(_:_:cacheControl:vary:)`` and ``CachedTileHandler`` both
+    /// write these, so the two paths cannot send different headers.
+    static func forEachHeader(of entry: CachedResponse, cacheControl: String, vary: Bool, notModified: Bool,
+                              _ body: (HTTPField.Name, String) -> Void) {
+        body(.eTag, entry.etag)
+        body(.cacheControl, cacheControl)
+        if vary { body(.vary, "Accept-Encoding") }
+        guard !notModified else { return }
+        body(.contentType, entry.contentType)
+        if let encoding = entry.contentEncoding { body(.contentEncoding, encoding) }
     }
 }
