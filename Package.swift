@@ -33,9 +33,12 @@ let package = Package(
         .target(name: "MapSearch", dependencies: ["MapGeometry", .product(name: "GRDB", package: "GRDB.swift")]),
         // The road graph file (memory-mapped, contracted), travel profiles' numbers and route queries.
         .target(name: "MapRouting", dependencies: ["MapGeometry"]),
+        // The map bundle: its layout and manifest, how bundles are found, opening its parts (tile
+        // archive, place index, road graphs) and writing one (write aside, then rename).
+        .target(name: "MapBundle", dependencies: ["MapFormats", "MapSearch", "MapRouting"]),
         // OSM → map bundle: geometry assembly (multipolygons), tag schema, tile building, and the
         // places and roads handed to MapSearch's and MapRouting's writers.
-        .target(name: "MapImport", dependencies: ["MapFormats", "MapSearch", "MapRouting"]),
+        .target(name: "MapImport", dependencies: ["MapBundle", "MapFormats", "MapSearch", "MapRouting"]),
         // Debian's drawing and text libraries (libcairo2-dev, libharfbuzz-dev with FreeType; the Makefile installs them).
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
@@ -44,13 +47,13 @@ let package = Package(
         // MapLibre style spec v8: the style document, its validation and the expression language.
         .target(name: "MapStyle", dependencies: ["MapGeometry"]),
         // The public MapKit-shaped API; re-exports MapGeometry.
-        .target(name: "OpenMapKit", dependencies: ["MapGeometry", "MapFormats", "MapImport", "MapStyle", "MapRender",
+        .target(name: "OpenMapKit", dependencies: ["MapGeometry", "MapFormats", "MapBundle", "MapStyle", "MapRender",
                                                    "MapSearch", "MapRouting"]),
         // The HTTP server (Hummingbird): tiles, styles, glyphs, snapshots, the Apple Maps Server API
         // shapes under /v1, operations endpoints and the web map page.
         // Debian's libcrypto (libssl-dev): SHA-256 and HMAC for the server's access and page tokens.
         .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto", providers: [.apt(["libssl-dev"])]),
-        .target(name: "MapServer", dependencies: ["OpenMapKit", "CLibCrypto", "MapFormats", "MapImport", "MapStyle", "MapRender",
+        .target(name: "MapServer", dependencies: ["OpenMapKit", "CLibCrypto", "MapFormats", "MapBundle", "MapStyle", "MapRender",
                                                   "MapSearch", "MapRouting",
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -58,7 +61,7 @@ let package = Package(
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "NIOHTTP1", package: "swift-nio"),
                                                   .product(name: "Logging", package: "swift-log")],
-                resources: [.copy("WebMap")]),
+                resources: [.copy("Resources/WebMap")]),
         // SDL2 (libsdl2-dev): the window of `openmapkit view`.
         .systemLibrary(name: "CSDL2", path: "Sources/CSDL2", providers: [.apt(["libsdl2-dev"])]),
         // The command line.
@@ -67,6 +70,7 @@ let package = Package(
             dependencies: [
                 "OpenMapKit",
                 "MapFormats",
+                "MapBundle",
                 "MapImport",
                 "MapRender",
                 "MapSearch",
@@ -83,12 +87,12 @@ let package = Package(
 
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
         .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "MapImportTests", dependencies: ["MapImport", "TestSupport"]),
-        .testTarget(name: "MapSearchTests", dependencies: ["MapSearch", "MapImport", "TestSupport"], exclude: ["Relevance"]),
-        .testTarget(name: "MapRoutingTests", dependencies: ["MapRouting", "MapImport", "TestSupport"],
+        .testTarget(name: "MapImportTests", dependencies: ["MapImport", "MapBundle", "TestSupport"]),
+        .testTarget(name: "MapSearchTests", dependencies: ["MapSearch", "MapBundle", "MapImport", "TestSupport"], exclude: ["Relevance"]),
+        .testTarget(name: "MapRoutingTests", dependencies: ["MapRouting", "MapBundle", "MapImport", "TestSupport"],
                     exclude: ["OSRMFeatures-skipped.md"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "TestSupport"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapImport", "TestSupport"]),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapBundle", "TestSupport"]),
         .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit", "TestSupport"]),
         .testTarget(name: "MapServerTests", dependencies: ["MapServer", "TestSupport",
                                                           .product(name: "Hummingbird", package: "hummingbird"),
@@ -96,7 +100,7 @@ let package = Package(
                                                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                                                           .product(name: "Logging", package: "swift-log"),
                                                           .product(name: "HTTPTypes", package: "swift-http-types")],
-                    exclude: ["Browser"]),
+                    exclude: ["WebMapPage/Browser"]),
         // Runs the built `openmapkit` binary as a user would.
         .testTarget(name: "CommandLineTests", dependencies: ["openmapkit", "TestSupport"]),
     ],

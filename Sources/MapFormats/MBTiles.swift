@@ -141,9 +141,8 @@ public final class MBTilesWriter {
     /// Starts an archive that will replace `destination` when finished.
     public init(destination: URL) throws(MBTilesError) {
         self.destination = destination
-        temporaryURL = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial")
-        try? FileManager.default.removeItem(at: temporaryURL)
+        temporaryURL = FileReplacement.stagingURL(for: destination)
+        FileReplacement.removeAbandonedStaging(for: destination)
         do {
             var configuration = Configuration()
             configuration.prepareDatabase { db in
@@ -232,17 +231,13 @@ public final class MBTilesWriter {
         } catch {
             throw MBTilesError(.database, "finishing \(destination.path): \(error)")
         }
-        // Written with SQLite's journal and syncs off, so flush the file before it takes the
-        // destination's name (as PMTilesWriter does): a crash must not leave a torn archive there.
-        let fd = open(temporaryURL.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0, fsync(fd) == 0 else {
-            if fd >= 0 { close(fd) }
-            throw MBTilesError(.database, "cannot flush \(temporaryURL.path): \(String(cString: strerror(errno)))")
-        }
-        close(fd)
-        // rename(2) replaces the destination atomically: readers see the old archive or the new one.
-        guard rename(temporaryURL.path, destination.path) == 0 else {
-            throw MBTilesError(.cannotOpen, "cannot move the archive to \(destination.path): \(String(cString: strerror(errno)))")
+        // Written with SQLite's journal and syncs off: FileReplacement flushes the file before it
+        // takes the destination's name, so a crash cannot leave a torn archive there, and rename(2)
+        // replaces the destination atomically: readers see the old archive or the new one.
+        do {
+            try FileReplacement.replaceFile(at: destination, with: temporaryURL)
+        } catch {
+            throw MBTilesError(error.kind == .flush ? .database : .cannotOpen, error.message)
         }
         finished = true
     }

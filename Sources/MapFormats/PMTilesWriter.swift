@@ -132,23 +132,21 @@ public final class PMTilesWriter {
         guard !finished else { throw PMTilesError(.io("the archive was already written")) }
         let plan = try makePlan()
         try store.seal()
-        let directory = url.deletingLastPathComponent().path
-        let temporary = directory + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let staged = FileReplacement.stagingURL(for: url)
+        let temporary = staged.path
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw PMTilesError(.io("cannot create \(temporary): \(String(cString: strerror(errno)))")) }
         var output = FileOutput(fd: fd, path: temporary)
         do throws(PMTilesError) {
             try write(plan, to: &output)
             try output.flush()
-            guard fsync(fd) == 0 else { throw PMTilesError(.io("cannot flush \(temporary): \(String(cString: strerror(errno)))")) }
             guard close(fd) == 0 else {
                 output.closed = true
                 throw PMTilesError(.io("cannot close \(temporary): \(String(cString: strerror(errno)))"))
             }
             output.closed = true
-            guard rename(temporary, url.path) == 0 else {
-                throw PMTilesError(.io("cannot rename \(temporary) to \(url.path): \(String(cString: strerror(errno)))"))
-            }
+            // Flushed to disk and renamed over `url` (write aside, then rename).
+            do { try FileReplacement.replaceFile(at: url, with: staged) } catch { throw PMTilesError(.io(error.message)) }
         } catch {
             if !output.closed { close(fd) }
             unlink(temporary)

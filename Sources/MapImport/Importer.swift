@@ -1,69 +1,7 @@
 import Foundation
 import MapFormats
+import MapBundle
 import MapGeometry
-
-/// What an import did: entities read, features per layer, tiles per zoom, bytes, and what was
-/// skipped. `openmapkit import` prints it, and `--json` prints it as JSON.
-public struct ImportReport: Codable, Sendable {
-    public var source = ""
-    public var nodes = 0
-    public var ways = 0
-    public var relations = 0
-    /// Way node references that the extract does not contain (cut off at its edge).
-    public var missingNodeReferences = 0
-    /// Relation member ways that the extract does not contain.
-    public var missingWayReferences = 0
-    /// Areas (closed ways and multipolygons) that could not be assembled into valid polygons.
-    public var invalidAreas = 0
-    public var featuresPerLayer: [String: Int] = [:]
-    public var tilesPerZoom: [Int: Int] = [:]
-    /// Size of the tile archive in bytes.
-    public var tileBytes = 0
-    /// Time, memory and disk per phase, in order.
-    public var phases: [PhaseCost] = []
-    /// What was repaired or went wrong building the sea from the extract's `natural=coastline`
-    /// ways: gaps bridged, coast ends carried out to the extract's bounds, islands drawn the wrong
-    /// way round, and chains that could not be closed (then no sea is made). Empty when all was well.
-    public var coastlineWarnings: [String] = []
-    /// Places in the search index (`places.sqlite`).
-    public var places = 0
-    /// Size of the place index in bytes.
-    public var placeIndexBytes = 0
-
-    public init() {}
-
-    /// Reads a report written by any version: fields a manifest does not have (bundles made before
-    /// they existed) keep their defaults, so an older bundle stays usable.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        source = try container.decodeIfPresent(String.self, forKey: .source) ?? ""
-        nodes = try container.decodeIfPresent(Int.self, forKey: .nodes) ?? 0
-        ways = try container.decodeIfPresent(Int.self, forKey: .ways) ?? 0
-        relations = try container.decodeIfPresent(Int.self, forKey: .relations) ?? 0
-        missingNodeReferences = try container.decodeIfPresent(Int.self, forKey: .missingNodeReferences) ?? 0
-        missingWayReferences = try container.decodeIfPresent(Int.self, forKey: .missingWayReferences) ?? 0
-        invalidAreas = try container.decodeIfPresent(Int.self, forKey: .invalidAreas) ?? 0
-        featuresPerLayer = try container.decodeIfPresent([String: Int].self, forKey: .featuresPerLayer) ?? [:]
-        tilesPerZoom = try container.decodeIfPresent([Int: Int].self, forKey: .tilesPerZoom) ?? [:]
-        tileBytes = try container.decodeIfPresent(Int.self, forKey: .tileBytes) ?? 0
-        phases = try container.decodeIfPresent([PhaseCost].self, forKey: .phases) ?? []
-        coastlineWarnings = try container.decodeIfPresent([String].self, forKey: .coastlineWarnings) ?? []
-        places = try container.decodeIfPresent(Int.self, forKey: .places) ?? 0
-        placeIndexBytes = try container.decodeIfPresent(Int.self, forKey: .placeIndexBytes) ?? 0
-    }
-
-    /// What one phase of an import cost.
-    public struct PhaseCost: Codable, Sendable {
-        /// The phase's ``ImportPhase`` name.
-        public var phase: String
-        public var seconds: Double
-        /// The process's peak resident memory during the phase (heap and mapped scratch files
-        /// alike), where the system can tell (Linux); nil elsewhere.
-        public var peakMemoryBytes: Int?
-        /// Scratch files and output on disk at the end of the phase.
-        public var diskBytes: Int
-    }
-}
 
 /// An import phase, for progress reporting.
 public enum ImportPhase: String, Sendable, CaseIterable {
@@ -131,19 +69,12 @@ public final class BundleImporter {
         // Everything is built in a hidden folder beside the destination, on the same disk, and
         // renamed into place at the end. Scratch files live there too (unlinked, so a killed
         // import leaves only this folder, which the next import clears).
+        // (MapBundle's BundleStaging: write aside, then rename.)
         let fileManager = FileManager.default
-        let staging = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)")
-        try? fileManager.removeItem(at: staging)
-        removeAbandonedStaging(for: destination)
-        do {
-            try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
-        } catch {
-            throw ImportError.destination("cannot create \(staging.path): \(error)")
-        }
-        var succeeded = false
-        defer { if !succeeded { try? fileManager.removeItem(at: staging) } }
-        let archiveURL = staging.appendingPathComponent("tiles.mbtiles")
+        let bundle: BundleStaging
+        do { bundle = try BundleStaging(destination: destination) } catch { throw ImportError.destination(error.message) }
+        let staging = bundle.folder
+        let archiveURL = bundle.url(for: MapBundle.tilesFileName)
 
         let builder: TileBuilder
         let store: NodeLocationStore
@@ -157,9 +88,7 @@ public final class BundleImporter {
         defer { meter.stop() }
         func finishPhase(_ phase: ImportPhase) {
             // The unlinked scratch files, and whatever the staging folder holds (the archive being written).
-            let staged = ((try? fileManager.contentsOfDirectory(atPath: staging.path)) ?? []).reduce(0) { total, name in
-                total + ((try? fileManager.attributesOfItem(atPath: staging.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
-            }
+            let staged = bundle.bytesWritten
             report.phases.append(meter.finish(phase, diskBytes: store.diskBytes + builder.scratchBytes + staged))
         }
 
@@ -177,7 +106,7 @@ public final class BundleImporter {
         }
 
         // Places for search (nil when disabled): gathered during the passes, written at the end.
-        let places = buildsPlaceIndex ? try PlaceCollector(url: staging.appendingPathComponent("places.sqlite")) : nil
+        let places = buildsPlaceIndex ? try PlaceCollector(url: bundle.url(for: MapBundle.placesFileName)) : nil
         places?.extractBox = reader.header.boundingBox.map { ($0.minLongitude, $0.minLatitude, $0.maxLongitude, $0.maxLatitude) }
 
         // 1. Relations: which are areas or boundaries, and which ways they need.
@@ -390,16 +319,11 @@ public final class BundleImporter {
         report.tileBytes = (try? fileManager.attributesOfItem(atPath: archiveURL.path)[.size] as? Int) ?? 0
         finishPhase(.writing)
 
-        let manifest = BundleManifest(formatVersion: 1, source: source.lastPathComponent, created: Date(),
+        let manifest = BundleManifest(source: source.lastPathComponent, created: Date(),
                                       bounds: bounds, minimumZoom: tileOptions.minimumZoom, maximumZoom: tileOptions.maximumZoom,
-                                      tiles: "tiles.mbtiles", report: report, roads: roadFiles,
-                                      places: places == nil ? nil : "places.sqlite")
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        try encoder.encode(manifest).write(to: staging.appendingPathComponent("manifest.json"))
-        try replace(destination, with: staging)
-        succeeded = true
+                                      tiles: MapBundle.tilesFileName, report: report, roads: roadFiles,
+                                      places: places == nil ? nil : MapBundle.placesFileName)
+        do { try bundle.commit(manifest) } catch { throw ImportError.destination(error.message) }
         return report
     }
 
@@ -419,40 +343,8 @@ public final class BundleImporter {
         progress(phase, 1)
     }
 
-    /// Removes the staging folders of earlier imports to `destination` that were killed outright
-    /// (SIGKILL, power loss): those whose process is gone. Imports still running are left alone.
-    private func removeAbandonedStaging(for destination: URL) {
-        let parent = destination.deletingLastPathComponent()
-        let prefix = ".\(destination.lastPathComponent).partial-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            guard let pid = pid_t(name.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
-        }
-    }
-
     private func checkCancelled() throws {
         if cancellation.isCancelled { throw ImportError.cancelled }
-    }
-
-    /// Moves the finished bundle over the destination: the old bundle is moved aside first and
-    /// removed only once the new one is in place.
-    private func replace(_ destination: URL, with staging: URL) throws {
-        let fileManager = FileManager.default
-        let old = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).old-\(ProcessInfo.processInfo.processIdentifier)")
-        let hadOld = fileManager.fileExists(atPath: destination.path)
-        if hadOld {
-            guard rename(destination.path, old.path) == 0 else {
-                throw ImportError.destination("cannot move the old bundle aside: \(String(cString: strerror(errno)))")
-            }
-        }
-        guard rename(staging.path, destination.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            if hadOld { _ = rename(old.path, destination.path) }
-            throw ImportError.destination("cannot move the new bundle into place: \(reason)")
-        }
-        if hadOld { try? fileManager.removeItem(at: old) }
     }
 }
 
@@ -514,26 +406,6 @@ final class PhaseMeter: @unchecked Sendable {
         guard fields.count > 1 else { return nil }
         return Int(String(decoding: fields[1], as: UTF8.self))
     }
-}
-
-/// `manifest.json` of a bundle: what it holds and where it came from.
-public struct BundleManifest: Codable, Sendable {
-    public var formatVersion: Int
-    public var source: String
-    public var created: Date
-    /// "minLon,minLat,maxLon,maxLat" from the extract's header.
-    public var bounds: String?
-    public var minimumZoom: Int
-    public var maximumZoom: Int
-    /// The tile archive's file name inside the bundle.
-    public var tiles: String
-    public var report: ImportReport
-    /// Travel mode (`TravelMode.rawValue`) → road graph file name; nil in bundles made before
-    /// directions existed.
-    public var roads: [String: String]? = nil
-    /// The place index's file name (search and geocoding); nil in bundles made before search
-    /// existed, or imported without it.
-    public var places: String? = nil
 }
 
 /// A schema feature with the geometry it is drawn with.

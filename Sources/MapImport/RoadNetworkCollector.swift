@@ -1,4 +1,5 @@
 import Foundation
+import MapBundle
 import MapFormats
 import MapGeometry
 import MapRouting
@@ -87,15 +88,13 @@ public final class RoadNetworkCollector {
     /// Hands the collected network's memory back.
     public func release() { network.removeAll() }
 
-    /// The graph file name for a mode inside a bundle.
-    public static func fileName(for mode: TravelMode) -> String { "roads-\(mode.rawValue).graph" }
 
     /// Builds every mode's graph into `folder`; returns mode → file name, for the manifest.
     public func build(into folder: URL, progress: (Double) -> Void = { _ in }) throws -> [String: String] {
         var files: [String: String] = [:]
         let modes = TravelMode.allCases
         for (i, mode) in modes.enumerated() {
-            let name = Self.fileName(for: mode)
+            let name = MapBundle.roadGraphFileName(for: mode)
             try RoadGraphBuilder(mode: mode).build(network, to: folder.appendingPathComponent(name)) {
                 progress((Double(i) + $0) / Double(modes.count))
             }

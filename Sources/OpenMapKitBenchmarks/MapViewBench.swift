@@ -1,5 +1,5 @@
 import Foundation
-import MapImport
+import MapBundle
 import MapRender
 import OpenMapKit
 import TestSupport

@@ -1,6 +1,6 @@
 import Foundation
 import MapFormats
-import MapImport
+import MapBundle
 import MapRender
 import MapStyle
 import OpenMapKit

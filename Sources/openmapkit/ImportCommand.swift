@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import MapBundle
 import MapImport
 
 /// `openmapkit import region.osm.pbf [-o region.omk]`: builds a map bundle from an OSM extract.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapImport
+import MapBundle
 import MapSearch
 import OpenMapKit
 

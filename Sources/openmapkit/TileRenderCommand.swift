@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapFormats
-import MapImport
+import MapBundle
 import MapRender
 import MapStyle
 import OpenMapKit

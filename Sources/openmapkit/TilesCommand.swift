@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapFormats
-import MapImport
+import MapBundle
 import OpenMapKit
 
 /// `openmapkit tiles export --pmtiles OUT`, `openmapkit tiles inspect Z/X/Y` and `openmapkit tiles render Z/X/Y`.

@@ -1,4 +1,5 @@
 import Foundation
+import MapBundle
 import MapFormats
 import MapGeometry
 import TestSupport

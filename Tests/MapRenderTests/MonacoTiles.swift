@@ -1,6 +1,6 @@
 import Foundation
+import MapBundle
 import MapFormats
-import MapImport
 import MapRender
 import TestSupport
 

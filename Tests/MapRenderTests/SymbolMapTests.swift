@@ -1,7 +1,7 @@
 import Foundation
 import MapFormats
 import MapGeometry
-import MapImport
+import MapBundle
 @testable import MapRender
 import MapStyle
 import TestSupport

@@ -1,4 +1,5 @@
 import XCTest
+import MapBundle
 import MapGeometry
 import MapFormats
 @testable import MapImport

@@ -1,4 +1,5 @@
 import XCTest
+import MapBundle
 import MapGeometry
 import MapImport
 @testable import MapRouting

@@ -1,6 +1,6 @@
 import XCTest
 import MapGeometry
-import MapImport
+import MapBundle
 import TestSupport
 @testable import MapSearch
 

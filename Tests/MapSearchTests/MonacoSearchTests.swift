@@ -1,5 +1,6 @@
 import XCTest
 import MapGeometry
+import MapBundle
 import MapImport
 import TestSupport
 @testable import MapSearch

@@ -1,5 +1,5 @@
 import Foundation
-import MapImport
+import MapBundle
 import MapSearch
 import TestSupport
 import XCTest

@@ -1,6 +1,6 @@
 import Foundation
 import MapGeometry
-import MapImport
+import MapBundle
 import MapSearch
 
 // The bridge between the MapKit-shaped search API and MapSearch's place index: finding the

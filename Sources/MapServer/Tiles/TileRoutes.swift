@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import MapFormats
 import MapGeometry
-import MapImport
+import MapBundle
 import NIOCore
 import OpenMapKit
 

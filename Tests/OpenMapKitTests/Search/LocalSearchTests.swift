@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import OpenMapKit
 import XCTest
 
@@ -270,8 +271,7 @@ final class LocalSearchTests: XCTestCase {
         XCTAssertEqual(home?.placemark.subThoroughfare, "26")
         XCTAssertEqual(here?.placemark.isoCountryCode, "MC")
 
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: TestData.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let begin = try XCTUnwrap(source.range(of: "// README search begin\n")), end = try XCTUnwrap(source.range(of: "// README search end"))
         let lines = source[begin.upperBound..<end.lowerBound].split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -336,8 +336,7 @@ final class DirectionsTests: XCTestCase {
         XCTAssertEqual(eta.distance, route.distance, accuracy: max(1, route.distance * 0.01))
         XCTAssertEqual(route.steps.first?.instructions, "")
 
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: TestData.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let begin = try XCTUnwrap(source.range(of: "// README directions begin\n")), end = try XCTUnwrap(source.range(of: "// README directions end"))
         let lines = source[begin.upperBound..<end.lowerBound].split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -1,7 +1,7 @@
 import Foundation
 import MapFormats
 import MapGeometry
-import MapImport
+import MapBundle
 
 /// Where MapKit-shaped calls find their map data: one or more bundles made by `openmapkit import`,
 /// plus optional imagery tiles for the hybrid and satellite maps.

@@ -1,6 +1,6 @@
 import Foundation
 import MapGeometry
-import MapImport
+import MapBundle
 import MapRouting
 
 /// The ways of travelling directions can be asked for (MapKit's `MKDirectionsTransportType`,

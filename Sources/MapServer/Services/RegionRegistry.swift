@@ -1,5 +1,5 @@
 import Foundation
-import MapImport
+import MapBundle
 import OpenMapKit
 
 /// The map regions a server holds, each a bundle made by `openmapkit import`, by name.

@@ -1,0 +1,120 @@
+import Foundation
+
+// The bundle's manifest: `manifest.json`, written last by `openmapkit import`, says what the bundle
+// holds (which files, which zooms, which travel modes) and what the import did. Every reader starts
+// here; a bundle without one is not a bundle.
+
+/// `manifest.json` of a bundle: what it holds and where it came from.
+public struct BundleManifest: Codable, Sendable {
+    /// The layout version this code writes. Readers accept this version and older ones (fields
+    /// added since are optional).
+    public static let currentFormatVersion = 1
+
+    public var formatVersion: Int
+    public var source: String
+    public var created: Date
+    /// "minLon,minLat,maxLon,maxLat" from the extract's header.
+    public var bounds: String?
+    public var minimumZoom: Int
+    public var maximumZoom: Int
+    /// The tile archive's file name inside the bundle.
+    public var tiles: String
+    public var report: ImportReport
+    /// Travel mode (`TravelMode.rawValue`) → road graph file name; nil in bundles made before
+    /// directions existed.
+    public var roads: [String: String]? = nil
+    /// The place index's file name (search and geocoding); nil in bundles made before search
+    /// existed, or imported without it.
+    public var places: String? = nil
+
+    public init(formatVersion: Int = BundleManifest.currentFormatVersion, source: String, created: Date, bounds: String?,
+                minimumZoom: Int, maximumZoom: Int, tiles: String, report: ImportReport,
+                roads: [String: String]? = nil, places: String? = nil) {
+        (self.formatVersion, self.source, self.created, self.bounds) = (formatVersion, source, created, bounds)
+        (self.minimumZoom, self.maximumZoom, self.tiles, self.report) = (minimumZoom, maximumZoom, tiles, report)
+        (self.roads, self.places) = (roads, places)
+    }
+
+    /// Reads a manifest (dates in ISO 8601, as ``encoded()`` writes them).
+    public static func decode(_ data: Data) throws -> BundleManifest {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(BundleManifest.self, from: data)
+    }
+
+    /// The manifest as `manifest.json` holds it: pretty, key-sorted JSON with ISO 8601 dates.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return try encoder.encode(self)
+    }
+}
+
+/// What an import did: entities read, features per layer, tiles per zoom, bytes, and what was
+/// skipped. `openmapkit import` prints it, and `--json` prints it as JSON.
+public struct ImportReport: Codable, Sendable {
+    public var source = ""
+    public var nodes = 0
+    public var ways = 0
+    public var relations = 0
+    /// Way node references that the extract does not contain (cut off at its edge).
+    public var missingNodeReferences = 0
+    /// Relation member ways that the extract does not contain.
+    public var missingWayReferences = 0
+    /// Areas (closed ways and multipolygons) that could not be assembled into valid polygons.
+    public var invalidAreas = 0
+    public var featuresPerLayer: [String: Int] = [:]
+    public var tilesPerZoom: [Int: Int] = [:]
+    /// Size of the tile archive in bytes.
+    public var tileBytes = 0
+    /// Time, memory and disk per phase, in order.
+    public var phases: [PhaseCost] = []
+    /// What was repaired or went wrong building the sea from the extract's `natural=coastline`
+    /// ways: gaps bridged, coast ends carried out to the extract's bounds, islands drawn the wrong
+    /// way round, and chains that could not be closed (then no sea is made). Empty when all was well.
+    public var coastlineWarnings: [String] = []
+    /// Places in the search index (`places.sqlite`).
+    public var places = 0
+    /// Size of the place index in bytes.
+    public var placeIndexBytes = 0
+
+    public init() {}
+
+    /// Reads a report written by any version: fields a manifest does not have (bundles made before
+    /// they existed) keep their defaults, so an older bundle stays usable.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        source = try container.decodeIfPresent(String.self, forKey: .source) ?? ""
+        nodes = try container.decodeIfPresent(Int.self, forKey: .nodes) ?? 0
+        ways = try container.decodeIfPresent(Int.self, forKey: .ways) ?? 0
+        relations = try container.decodeIfPresent(Int.self, forKey: .relations) ?? 0
+        missingNodeReferences = try container.decodeIfPresent(Int.self, forKey: .missingNodeReferences) ?? 0
+        missingWayReferences = try container.decodeIfPresent(Int.self, forKey: .missingWayReferences) ?? 0
+        invalidAreas = try container.decodeIfPresent(Int.self, forKey: .invalidAreas) ?? 0
+        featuresPerLayer = try container.decodeIfPresent([String: Int].self, forKey: .featuresPerLayer) ?? [:]
+        tilesPerZoom = try container.decodeIfPresent([Int: Int].self, forKey: .tilesPerZoom) ?? [:]
+        tileBytes = try container.decodeIfPresent(Int.self, forKey: .tileBytes) ?? 0
+        phases = try container.decodeIfPresent([PhaseCost].self, forKey: .phases) ?? []
+        coastlineWarnings = try container.decodeIfPresent([String].self, forKey: .coastlineWarnings) ?? []
+        places = try container.decodeIfPresent(Int.self, forKey: .places) ?? 0
+        placeIndexBytes = try container.decodeIfPresent(Int.self, forKey: .placeIndexBytes) ?? 0
+    }
+
+    /// What one phase of an import cost.
+    public struct PhaseCost: Codable, Sendable {
+        /// The phase's name (MapImport's `ImportPhase`).
+        public var phase: String
+        public var seconds: Double
+        /// The process's peak resident memory during the phase (heap and mapped scratch files
+        /// alike), where the system can tell (Linux); nil elsewhere.
+        public var peakMemoryBytes: Int?
+        /// Scratch files and output on disk at the end of the phase.
+        public var diskBytes: Int
+
+        public init(phase: String, seconds: Double, peakMemoryBytes: Int?, diskBytes: Int) {
+            (self.phase, self.seconds, self.peakMemoryBytes, self.diskBytes) = (phase, seconds, peakMemoryBytes, diskBytes)
+        }
+    }
+}
+

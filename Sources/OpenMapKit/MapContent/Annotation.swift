@@ -1,0 +1,23 @@
+import Foundation
+
+/// Custom content at a coordinate (SwiftUI's `Annotation`), placed so that `anchor` of the
+/// content sits on the coordinate (default: its centre), with the title underneath.
+public struct Annotation: MapContent, PrimitiveMapContent {
+    let title: String
+    let coordinate: CLLocationCoordinate2D
+    let anchor: UnitPoint
+    let content: any AnnotationContent
+
+    public init(_ title: String, coordinate: CLLocationCoordinate2D, anchor: UnitPoint = .center,
+                @AnnotationContentBuilder content: () -> ZStack) {
+        (self.title, self.coordinate, self.anchor) = (title, coordinate, anchor)
+        self.content = content()
+    }
+
+    func collect(into scene: inout MapScene, _ environment: MapContentEnvironment) {
+        var item = AnnotationItem(coordinate: coordinate, title: title, anchor: anchor, content: content)
+        item.showsTitle = environment.titles != .hidden
+        scene.annotations.append(item)
+        scene.points.append(MKMapPoint(coordinate))
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import MapRender
+
+/// A balloon marker (SwiftUI's `Marker`): a glyph — the pin, an SF Symbols name, up to three
+/// letters or an image — on a balloon in the tint colour (red by default), titled underneath.
+public struct Marker: MapContent, PrimitiveMapContent {
+    let title: String
+    let coordinate: CLLocationCoordinate2D
+    let glyph: MarkerItem.Glyph
+
+    public init(_ title: String, coordinate: CLLocationCoordinate2D) {
+        (self.title, self.coordinate, glyph) = (title, coordinate, .pin)
+    }
+
+    /// A marker whose glyph is the icon matching an SF Symbols name (the pin when none does).
+    public init(_ title: String, systemImage: String, coordinate: CLLocationCoordinate2D) {
+        (self.title, self.coordinate, glyph) = (title, coordinate, MarkerItem.glyph(systemImage: systemImage))
+    }
+
+    /// A marker showing up to three letters; longer monograms are cut to their first three.
+    public init(_ title: String, monogram: Text, coordinate: CLLocationCoordinate2D) {
+        (self.title, self.coordinate, glyph) = (title, coordinate, .text(String(monogram.string.prefix(3))))
+    }
+
+    /// A marker showing an image.
+    public init(_ title: String, image: UIImage, coordinate: CLLocationCoordinate2D) {
+        (self.title, self.coordinate, glyph) = (title, coordinate, .image(image))
+    }
+
+    /// A marker for a map item: titled with its name, its glyph and tint from its category (a
+    /// fork and knife on orange for a restaurant), else the pin on red.
+    public init(item: MKMapItem) {
+        title = item.name ?? ""
+        coordinate = item.placemark.coordinate
+        let icon = item.pointOfInterestCategory.flatMap(Marker.icon(for:))
+        glyph = icon.map(MarkerItem.Glyph.icon) ?? .pin
+        categoryTint = icon?.categoryColor
+    }
+
+    var categoryTint: RenderColor?
+
+    /// The point-of-interest icon of a category: that of its first OpenMapTiles class or subclass
+    /// that has one.
+    static func icon(for category: MKPointOfInterestCategory) -> PointOfInterestIcon? {
+        for name in category.openMapTilesClasses + category.openMapTilesSubclasses {
+            if let icon = PointOfInterestIcon(openMapTilesClass: name) { return icon }
+        }
+        return nil
+    }
+
+    /// A marker showing the image named `image`: there are no asset catalogues on Linux, so the
+    /// name is a PNG file's path; the pin is shown when it cannot be read.
+    public init(_ title: String, image: String, coordinate: CLLocationCoordinate2D) {
+        (self.title, self.coordinate) = (title, coordinate)
+        glyph = UIImage(contentsOfFile: image).map { .image($0) } ?? .pin
+    }
+
+    func collect(into scene: inout MapScene, _ environment: MapContentEnvironment) {
+        var item = MarkerItem(coordinate: coordinate, title: title,
+                              tint: environment.tint?.renderColor ?? categoryTint ?? MarkerItem.defaultTint, glyph: glyph)
+        item.showsTitle = environment.titles != .hidden
+        scene.markers.append(item)
+        scene.points.append(MKMapPoint(coordinate))
+    }
+}
