@@ -142,10 +142,10 @@ final class OpenMapTilesSchemaTests: XCTestCase {
         XCTAssertNoThrow(try JSONSerialization.data(withJSONObject: ["vector_layers": layers]))
     }
 
-    /// The README documents exactly the schema the code writes.
+    /// The schema article (OpenMapKit.docc/VectorTileSchema.md) documents exactly the schema the code writes.
     func testReadmeDocumentsTheSchema() throws {
-        let readme = try String(contentsOf: TestData.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: TestData.packageRoot.appendingPathComponent("Sources/OpenMapKit/OpenMapKit.docc/VectorTileSchema.md"), encoding: .utf8)
         XCTAssertTrue(readme.contains(TileLayer.markdownTable),
-                      "README's schema table is out of date; replace it with:\n\(TileLayer.markdownTable)")
+                      "The schema table in Sources/OpenMapKit/OpenMapKit.docc/VectorTileSchema.md is out of date; replace it with:\n\(TileLayer.markdownTable)")
     }
 }
