@@ -85,7 +85,7 @@ struct DirectionsArguments: ParsableArguments {
             var query = PlaceQuery(text: name)
             query.limit = 1
             do {
-                if let match = try PlaceIndex(url: url).search(query).first, match.score > (best?.score ?? -.infinity) { best = match }
+                if let match = try bundle.placeIndex().search(query).first, match.score > (best?.score ?? -.infinity) { best = match }
             } catch {
                 problem = problem ?? error
             }

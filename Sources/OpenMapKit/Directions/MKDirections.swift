@@ -71,10 +71,8 @@ open class MKDirections: NSObject, @unchecked Sendable {
 
     private let request: RequestValues
     private let dataSource: MapDataSource?
-    private let lock = NSLock()
-    private var running = false
-    private var generation = 0
-    private var cancelledGeneration = 0
+    private let lifecycle = RequestLifecycle(.restartable, busyReason: "this MKDirections is already calculating; "
+                                             + "cancel it first, or use another MKDirections for a second request")
 
     /// Directions for `request` (its values are read now: later changes to it do not apply).
     public init(request: Request) {
@@ -91,89 +89,39 @@ open class MKDirections: NSObject, @unchecked Sendable {
     }
 
     /// Whether a calculation is running.
-    open var isCalculating: Bool { lock.withLock { running } }
+    open var isCalculating: Bool { lifecycle.isRunning }
 
     /// Stops the running calculation: it fails with `CancellationError`. The object can be
     /// started again afterwards.
     open func cancel() {
-        lock.withLock { if running { cancelledGeneration = generation } }
+        lifecycle.cancel()
     }
 
     /// Calculates the routes and calls `completionHandler` on the main queue, as MapKit does.
     open func calculate(completionHandler: @escaping DirectionsHandler) {
-        run(on: .main, work: { [request, dataSource] isCancelled in
+        lifecycle.start(on: .main, { [request, dataSource] isCancelled in
             try DirectionsEngine.directions(request, dataSource: dataSource, isCancelled: isCancelled)
-        }, completion: completionHandler)
+        }) { $0.deliver(to: completionHandler) }
     }
 
     /// Calculates the routes.
     open func calculate() async throws -> Response {
-        try await awaiting { (handler: @escaping DirectionsHandler) in
-            run(on: DispatchQueue.global(qos: .userInitiated), work: { [request, dataSource] isCancelled in
-                try DirectionsEngine.directions(request, dataSource: dataSource, isCancelled: isCancelled)
-            }, completion: handler)
+        try await lifecycle.start { [request, dataSource] isCancelled in
+            try DirectionsEngine.directions(request, dataSource: dataSource, isCancelled: isCancelled)
         }
     }
 
     /// Calculates the travel time and calls `completionHandler` on the main queue, as MapKit does.
     open func calculateETA(completionHandler: @escaping ETAHandler) {
-        run(on: .main, work: { [request, dataSource] isCancelled in
+        lifecycle.start(on: .main, { [request, dataSource] isCancelled in
             try DirectionsEngine.eta(request, dataSource: dataSource, isCancelled: isCancelled)
-        }, completion: completionHandler)
+        }) { $0.deliver(to: completionHandler) }
     }
 
     /// Calculates the travel time: distance, seconds, and departure and arrival dates.
     open func calculateETA() async throws -> ETAResponse {
-        try await awaiting { (handler: @escaping ETAHandler) in
-            run(on: DispatchQueue.global(qos: .userInitiated), work: { [request, dataSource] isCancelled in
-                try DirectionsEngine.eta(request, dataSource: dataSource, isCancelled: isCancelled)
-            }, completion: handler)
-        }
-    }
-
-    private func awaiting<T: Sendable>(_ start: (@escaping @Sendable (T?, (any Error)?) -> Void) -> Void) async throws -> T {
-        try Task.checkCancellation()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                start { value, error in
-                    if let value { continuation.resume(returning: value) } else { continuation.resume(throwing: error ?? MKError(.unknown)) }
-                }
-            }
-        } onCancel: {
-            cancel()
-        }
-    }
-
-    private func run<T: Sendable>(on queue: DispatchQueue, work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) throws -> T,
-                                  completion: @escaping @Sendable (T?, (any Error)?) -> Void) {
-        let started = lock.withLock { () -> Int? in
-            guard !running else { return nil }
-            running = true
-            generation += 1
-            return generation
-        }
-        guard let started else {
-            queue.async {
-                completion(nil, MKError(.loadingThrottled, reason: "this MKDirections is already calculating; "
-                                        + "cancel it first, or use another MKDirections for a second request"))
-            }
-            return
-        }
-        let isCancelled: @Sendable () -> Bool = { [self] in lock.withLock { cancelledGeneration >= started } }
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            let result: Result<T, any Error>
-            do {
-                let value = try work(isCancelled)
-                result = isCancelled() ? .failure(CancellationError()) : .success(value)
-            } catch {
-                result = .failure(error)
-            }
-            // Still calculating until the answer is delivered (as in MapKit), and no longer once
-            // the handler runs, so the handler may start the next calculation.
-            queue.async { [self] in
-                lock.withLock { running = false }
-                result.deliver(to: completion)
-            }
+        try await lifecycle.start { [request, dataSource] isCancelled in
+            try DirectionsEngine.eta(request, dataSource: dataSource, isCancelled: isCancelled)
         }
     }
 }
@@ -499,7 +447,8 @@ enum DirectionsEngine {
         for bundle in source.bundles {
             if isCancelled() { throw CancellationError() }
             do throws(RoutingError) {
-                return try query(try RoadGraphCache.graph(bundle, mode))
+                // Opened once per process and reopened after a re-import (MapBundle's cache of files by stamp).
+                return try query(try bundle.roadGraph(for: mode))
             } catch {
                 // A cancelled query is not a failure of this bundle: stop at once.
                 if case .cancelled = error { throw CancellationError() }
@@ -536,27 +485,5 @@ enum DirectionsEngine {
         case .cancelled:
             return MKError(.unknown, reason: "the directions request was cancelled")
         }
-    }
-}
-
-/// Road graphs opened once per process: a graph is memory-mapped, so keeping it open costs
-/// address space, not memory. A graph file replaced by a re-import is opened again.
-enum RoadGraphCache {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var graphs: [String: (stamp: String, graph: RoadGraph)] = [:]
-
-    static func graph(_ bundle: MapBundle, _ mode: TravelMode) throws(RoutingError) -> RoadGraph {
-        let url = try graphURL(bundle, mode)
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        let stamp = "\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)/\((attributes?[.size] as? NSNumber)?.intValue ?? -1)"
-        let key = url.standardizedFileURL.path + "#" + mode.rawValue
-        if let cached = lock.withLock({ graphs[key] }), cached.stamp == stamp { return cached.graph }
-        let graph = try RoadGraph(url: url)
-        lock.withLock { graphs[key] = (stamp, graph) }
-        return graph
-    }
-
-    private static func graphURL(_ bundle: MapBundle, _ mode: TravelMode) throws(RoutingError) -> URL {
-        try bundle.roadGraphURL(for: mode)
     }
 }

@@ -22,7 +22,7 @@ struct PlaceSearch: Sendable {
                 throw MKError(.serverFailure, reason: "\(error)")
             }
         }
-        indexes = try resolved.bundles.map { bundle throws(MKError) in try PlaceIndexCache.index(for: bundle) }
+        indexes = try resolved.bundles.map { bundle throws(MKError) in try bundle.searchIndex() }
     }
 
     /// Text search over every bundle: results ordered by score, the same place (by id) only once.
@@ -134,31 +134,15 @@ extension MKError {
     }
 }
 
-/// Open place indexes, one per index file, shared by every request in the process (opening costs
-/// more than most queries). A file replaced by a re-import is reopened.
-enum PlaceIndexCache {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var open: [String: (index: PlaceIndex, stamp: FileStamp)] = [:]
-
-    struct FileStamp: Equatable {
-        var inode: UInt64
-        var modified: Date?
-    }
-
-    static func index(for bundle: MapBundle) throws(MKError) -> PlaceIndex {
-        let url = bundle.placesURL
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
-            let what = bundle.manifest.places == nil ? "the bundle has no place index" : "its place index \(url.lastPathComponent) is missing"
-            throw MKError(.serverFailure, reason: "\(bundle.url.path): \(what); re-import it with `openmapkit import`")
+extension MapBundle {
+    /// The bundle's place index (opened once per process and reopened after a re-import, by
+    /// MapBundle's cache of files by stamp), with MapKit's error when it is missing or damaged.
+    func searchIndex() throws(MKError) -> PlaceIndex {
+        guard FileManager.default.fileExists(atPath: placesURL.path) else {
+            let what = manifest.places == nil ? "the bundle has no place index" : "its place index \(placesURL.lastPathComponent) is missing"
+            throw MKError(.serverFailure, reason: "\(url.path): \(what); re-import it with `openmapkit import`")
         }
-        let stamp = FileStamp(inode: (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0,
-                              modified: attributes[.modificationDate] as? Date)
-        lock.lock()
-        defer { lock.unlock() }
-        if let cached = open[url.path], cached.stamp == stamp { return cached.index }
-        let index = try PlaceSearch.mapped { () throws(PlaceIndexError) in try PlaceIndex(url: url) }
-        open[url.path] = (index, stamp)
-        return index
+        return try PlaceSearch.mapped { () throws(PlaceIndexError) in try placeIndex() }
     }
 }
 
@@ -227,65 +211,6 @@ extension MKMapItem {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
               let host = url.host, !host.isEmpty else { return nil }
         return url
-    }
-}
-
-// MARK: - Running requests
-
-/// One request's life: started once, cancellable, loading while it runs. The work runs on a
-/// global queue (index queries are synchronous SQLite reads) and its answer is delivered on the
-/// caller's queue, or to an async caller.
-final class RequestRunner: @unchecked Sendable {
-    private let lock = NSLock()
-    private var running = false
-    private var cancelled = false
-
-    var isRunning: Bool { lock.withLock { running } }
-    var isCancelled: Bool { lock.withLock { cancelled } }
-
-    func cancel() { lock.withLock { cancelled = true } }
-
-    /// Runs `work` and hands its result to `completion` on `queue`. A cancelled request fails
-    /// with `CancellationError` and its result is dropped.
-    func run<T: Sendable>(on queue: DispatchQueue, _ work: @escaping @Sendable () throws -> T,
-                          completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        let alreadyCancelled = lock.withLock { () -> Bool in
-            running = true
-            return cancelled
-        }
-        let finish: @Sendable (Result<T, any Error>) -> Void = { [self] result in
-            let wasCancelled = lock.withLock { () -> Bool in
-                running = false
-                return cancelled
-            }
-            queue.async { completion(wasCancelled ? .failure(CancellationError()) : result) }
-        }
-        if alreadyCancelled { return finish(.failure(CancellationError())) }
-        DispatchQueue.global(qos: .userInitiated).async {
-            finish(Result { try work() })
-        }
-    }
-
-    /// The async form of ``run(on:_:completion:)``: cancelling the task cancels the request.
-    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                run(on: DispatchQueue.global(qos: .userInitiated), work) { continuation.resume(with: $0) }
-            }
-        } onCancel: {
-            cancel()
-        }
-    }
-}
-
-extension Result where Failure == any Error {
-    /// Hands the result to a MapKit-style completion handler: the answer and no error, or no
-    /// answer and the error.
-    func deliver(to handler: (Success?, (any Error)?) -> Void) {
-        switch self {
-        case .success(let value): handler(value, nil)
-        case .failure(let error): handler(nil, error)
-        }
     }
 }
 

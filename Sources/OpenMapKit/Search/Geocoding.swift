@@ -32,7 +32,7 @@ public final class MKGeocodingRequest: NSObject, @unchecked Sendable {
     /// The most items to return (an OpenMapKit addition).
     public var resultLimit = 10
     private var storedRegion: MKCoordinateRegion?
-    private let runner = RequestRunner()
+    private let lifecycle = RequestLifecycle(.oneShot)
 
     /// Nil for an empty or blank address, as MapKit's initialiser is.
     public init?(addressString: String) {
@@ -42,11 +42,11 @@ public final class MKGeocodingRequest: NSObject, @unchecked Sendable {
     }
 
     /// Whether the request is running.
-    public var isLoading: Bool { runner.isRunning }
+    public var isLoading: Bool { lifecycle.isRunning }
     /// Whether ``cancel()`` was called.
-    public var isCancelled: Bool { runner.isCancelled }
+    public var isCancelled: Bool { lifecycle.isCancelled }
     /// Stops the request; it fails with `CancellationError`.
-    public func cancel() { runner.cancel() }
+    public func cancel() { lifecycle.cancel() }
 
     /// The places the address stands for, best first.
     public var mapItems: [MKMapItem] {
@@ -56,12 +56,13 @@ public final class MKGeocodingRequest: NSObject, @unchecked Sendable {
     /// The places the address stands for, best first.
     public func getMapItems() async throws -> [MKMapItem] {
         let plan = self.plan()
-        return try await runner.run { try plan() }
+        return try await lifecycle.start { _ in try plan() }
     }
 
     /// Geocodes and calls `completionHandler` on the main queue.
     public func getMapItems(completionHandler: @escaping CompletionHandler) {
-        runner.run(on: .main, plan()) { $0.deliver(to: completionHandler) }
+        let plan = self.plan()
+        lifecycle.start(on: .main, { _ in try plan() }) { $0.deliver(to: completionHandler) }
     }
 
     private func plan() -> @Sendable () throws -> [MKMapItem] {
@@ -116,7 +117,7 @@ public final class MKReverseGeocodingRequest: NSObject, @unchecked Sendable {
     public var preferredLocale: Locale?
     /// The bundles to search (an OpenMapKit addition); nil uses ``MapDataSource/default``.
     public var dataSource: MapDataSource?
-    private let runner = RequestRunner()
+    private let lifecycle = RequestLifecycle(.oneShot)
 
     /// Nil when the location's coordinate is not valid (NaN, or outside ±90° / ±180°): there is
     /// nothing to look up there.
@@ -127,11 +128,11 @@ public final class MKReverseGeocodingRequest: NSObject, @unchecked Sendable {
     }
 
     /// Whether the request is running.
-    public var isLoading: Bool { runner.isRunning }
+    public var isLoading: Bool { lifecycle.isRunning }
     /// Whether ``cancel()`` was called.
-    public var isCancelled: Bool { runner.isCancelled }
+    public var isCancelled: Bool { lifecycle.isCancelled }
     /// Stops the request; it fails with `CancellationError`.
-    public func cancel() { runner.cancel() }
+    public func cancel() { lifecycle.cancel() }
 
     /// The place at the location, most specific first.
     public var mapItems: [MKMapItem] {
@@ -141,12 +142,13 @@ public final class MKReverseGeocodingRequest: NSObject, @unchecked Sendable {
     /// The place at the location, most specific first.
     public func getMapItems() async throws -> [MKMapItem] {
         let plan = self.plan()
-        return try await runner.run { try plan() }
+        return try await lifecycle.start { _ in try plan() }
     }
 
     /// Reverse geocodes and calls `completionHandler` on the main queue.
     public func getMapItems(completionHandler: @escaping CompletionHandler) {
-        runner.run(on: .main, plan()) { $0.deliver(to: completionHandler) }
+        let plan = self.plan()
+        lifecycle.start(on: .main, { _ in try plan() }) { $0.deliver(to: completionHandler) }
     }
 
     private func plan() -> @Sendable () throws -> [MKMapItem] {
@@ -171,7 +173,7 @@ public final class MKMapItemRequest: NSObject, @unchecked Sendable {
     public let mapItemIdentifier: MKMapItem.Identifier?
     /// The bundles to search (an OpenMapKit addition); nil uses ``MapDataSource/default``.
     public var dataSource: MapDataSource?
-    private let runner = RequestRunner()
+    private let lifecycle = RequestLifecycle(.oneShot)
 
     public init(mapItemIdentifier: MKMapItem.Identifier) {
         self.mapItemIdentifier = mapItemIdentifier
@@ -179,11 +181,11 @@ public final class MKMapItemRequest: NSObject, @unchecked Sendable {
     }
 
     /// Whether the request is running.
-    public var isLoading: Bool { runner.isRunning }
+    public var isLoading: Bool { lifecycle.isRunning }
     /// Whether ``cancel()`` was called.
-    public var isCancelled: Bool { runner.isCancelled }
+    public var isCancelled: Bool { lifecycle.isCancelled }
     /// Stops the request; it fails with `CancellationError`.
-    public func cancel() { runner.cancel() }
+    public func cancel() { lifecycle.cancel() }
 
     /// The place. Fails with `placemarkNotFound` when the identifier names no place in the data
     /// (for example one removed from OpenStreetMap since).
@@ -194,12 +196,13 @@ public final class MKMapItemRequest: NSObject, @unchecked Sendable {
     /// The place.
     public func getMapItem() async throws -> MKMapItem {
         let plan = self.plan()
-        return try await runner.run { try plan() }
+        return try await lifecycle.start { _ in try plan() }
     }
 
     /// Looks the place up and calls `completionHandler` on the main queue.
     public func getMapItem(completionHandler: @escaping CompletionHandler) {
-        runner.run(on: .main, plan()) { $0.deliver(to: completionHandler) }
+        let plan = self.plan()
+        lifecycle.start(on: .main, { _ in try plan() }) { $0.deliver(to: completionHandler) }
     }
 
     private func plan() -> @Sendable () throws -> MKMapItem {

@@ -207,7 +207,7 @@ public final class MKLocalSearch: NSObject, @unchecked Sendable {
 
     private let work: Work
     private let dataSource: MapDataSource?
-    private let runner = RequestRunner()
+    private let lifecycle = RequestLifecycle(.oneShot)
 
     /// A search for `request` (copied: later changes to it do not affect the search).
     public init(request: Request) {
@@ -238,15 +238,15 @@ public final class MKLocalSearch: NSObject, @unchecked Sendable {
     }
 
     /// Whether the search is running.
-    public var isSearching: Bool { runner.isRunning }
+    public var isSearching: Bool { lifecycle.isRunning }
 
     /// Stops the search; its start fails with `CancellationError`.
-    public func cancel() { runner.cancel() }
+    public func cancel() { lifecycle.cancel() }
 
     /// Runs the search.
     public func start() async throws -> Response {
         let work = work, dataSource = dataSource
-        return try await runner.run { try Self.perform(work, dataSource: dataSource) }
+        return try await lifecycle.start { _ in try Self.perform(work, dataSource: dataSource) }
     }
 
     /// Runs the search and calls `completionHandler` on the main queue, as MapKit does.
@@ -257,7 +257,7 @@ public final class MKLocalSearch: NSObject, @unchecked Sendable {
     /// Runs the search and calls `completionHandler` on `queue` (an OpenMapKit addition).
     public func start(with queue: DispatchQueue, completionHandler: @escaping CompletionHandler) {
         let work = work, dataSource = dataSource
-        runner.run(on: queue, { try Self.perform(work, dataSource: dataSource) }) { $0.deliver(to: completionHandler) }
+        lifecycle.start(on: queue, { _ in try Self.perform(work, dataSource: dataSource) }) { $0.deliver(to: completionHandler) }
     }
 
     /// The longest query searched; longer text is almost certainly not a place name.

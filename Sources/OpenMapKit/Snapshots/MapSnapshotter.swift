@@ -72,9 +72,7 @@ public final class MKMapSnapshotter: @unchecked Sendable {
 
     private let options: Options
     private let dataSource: MapDataSource?
-    private let lock = NSLock()
-    private var loading = false
-    private var cancelled = false
+    private let lifecycle = RequestLifecycle(.oneShot)
 
     /// A snapshotter for `options` (copied: later changes to them do not affect it).
     public init(options: Options) {
@@ -89,21 +87,16 @@ public final class MKMapSnapshotter: @unchecked Sendable {
     }
 
     /// Whether a snapshot is being made.
-    public var isLoading: Bool { lock.withLock { loading } }
+    public var isLoading: Bool { lifecycle.isRunning }
 
     /// Stops the snapshot being made; its start fails with `CancellationError`.
-    public func cancel() { lock.withLock { cancelled = true } }
+    public func cancel() { lifecycle.cancel() }
 
     /// Makes the snapshot.
     public func start() async throws -> Snapshot {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Snapshot, any Error>) in
-                start(with: DispatchQueue.global(qos: .userInitiated)) { snapshot, error in
-                    if let snapshot { continuation.resume(returning: snapshot) } else { continuation.resume(throwing: error ?? MKError(.unknown)) }
-                }
-            }
-        } onCancel: {
-            cancel()
+        let options = options, dataSource = dataSource
+        return try await lifecycle.start { isCancelled in
+            try SnapshotEngine.render(options: options, dataSource: dataSource, isCancelled: isCancelled)
         }
     }
 
@@ -111,13 +104,9 @@ public final class MKMapSnapshotter: @unchecked Sendable {
     /// run on a worker of their own, such as the server's render pool or the command line, and
     /// would otherwise block it waiting for ``start(with:completionHandler:)``).
     package func snapshot() throws -> Snapshot {
-        let alreadyCancelled = lock.withLock { () -> Bool in
-            loading = true
-            return cancelled
+        try lifecycle.runHere { isCancelled in
+            try SnapshotEngine.render(options: options, dataSource: dataSource, isCancelled: isCancelled)
         }
-        defer { lock.withLock { loading = false } }
-        if alreadyCancelled { throw CancellationError() }
-        return try SnapshotEngine.render(options: options, dataSource: dataSource, isCancelled: { [self] in lock.withLock { cancelled } })
     }
 
     /// Makes the snapshot and calls `completionHandler` on the main queue, as MapKit does.
@@ -127,25 +116,10 @@ public final class MKMapSnapshotter: @unchecked Sendable {
 
     /// Makes the snapshot and calls `completionHandler` on `queue`.
     public func start(with queue: DispatchQueue, completionHandler: @escaping CompletionHandler) {
-        let alreadyCancelled = lock.withLock { () -> Bool in
-            loading = true
-            return cancelled
-        }
-        let finish: @Sendable (Snapshot?, (any Error)?) -> Void = { [self] snapshot, error in
-            lock.withLock { loading = false }
-            queue.async { completionHandler(snapshot, error) }
-        }
-        if alreadyCancelled { return finish(nil, CancellationError()) }
         let options = options, dataSource = dataSource
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            do {
-                let snapshot = try SnapshotEngine.render(options: options, dataSource: dataSource,
-                                                         isCancelled: { [self] in lock.withLock { cancelled } })
-                finish(snapshot, nil)
-            } catch {
-                finish(nil, error)
-            }
-        }
+        lifecycle.start(on: queue, { isCancelled in
+            try SnapshotEngine.render(options: options, dataSource: dataSource, isCancelled: isCancelled)
+        }) { $0.deliver(to: completionHandler) }
     }
 }
 
