@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MapServer
 import OpenMapKit
 
 // `openmapkit search`, `geocode` and `reverse`: thin shells over MKLocalSearch,
@@ -57,7 +58,7 @@ struct SearchCommand: ParsableCommand {
         let response = try waitFor { try await search.start() }
         if json {
             try printJSON(SearchOutput(query: query, boundingRegion: RegionJSON(response.boundingRegion),
-                                       results: response.mapItems.map(MapItemJSON.init)))
+                                       results: response.mapItems.map(placeJSON)))
         } else {
             printItems(response.mapItems)
         }
@@ -127,7 +128,7 @@ struct GeocodeCommand: ParsableCommand {
         request.dataSource = try openDataSource(bundle)
         request.resultLimit = limit
         let items = try waitFor { try await request.mapItems }
-        if json { try printJSON(PlacesOutput(results: items.map(MapItemJSON.init))) } else { printItems(items) }
+        if json { try printJSON(PlacesOutput(results: items.map(placeJSON))) } else { printItems(items) }
     }
 }
 
@@ -151,7 +152,7 @@ struct ReverseCommand: ParsableCommand {
         guard let request = MKReverseGeocodingRequest(location: location) else { throw ValidationError("not a valid coordinate") }
         request.dataSource = try openDataSource(bundle)
         let items = try waitFor { try await request.mapItems }
-        if json { try printJSON(PlacesOutput(results: items.map(MapItemJSON.init))) } else { printItems(items) }
+        if json { try printJSON(PlacesOutput(results: items.map(placeJSON))) } else { printItems(items) }
     }
 }
 
@@ -206,56 +207,18 @@ private struct RegionJSON: Encodable {
 private struct SearchOutput: Encodable {
     var query: String
     var boundingRegion: RegionJSON
-    var results: [MapItemJSON]
+    var results: [APIPlace]
 }
 
+/// A map item as `--json` writes it: Apple's `Place`, as the server's `/v1` answers have it, with
+/// the phone number, website and time zone the command line also shows.
+private func placeJSON(_ item: MKMapItem) -> APIPlace { APIPlace(item, includingDetails: true) }
+
 private struct PlacesOutput: Encodable {
-    var results: [MapItemJSON]
+    var results: [APIPlace]
 }
 
 private struct CompletionJSON: Encodable {
     var title: String, subtitle: String, isQuery: Bool
     var titleHighlights: [[Int]]
-}
-
-/// A map item as JSON: what `MKMapItem` and its placemark say, nil fields left out.
-private struct MapItemJSON: Encodable {
-    var id: String?
-    var alternateIDs: [String]?
-    var name: String?
-    var latitude: Double
-    var longitude: Double
-    var category: String?
-    var fullAddress: String?
-    var shortAddress: String?
-    var street: String?
-    var houseNumber: String?
-    var postalCode: String?
-    var subLocality: String?
-    var locality: String?
-    var subAdministrativeArea: String?
-    var administrativeArea: String?
-    var country: String?
-    var countryCode: String?
-    var phone: String?
-    var url: String?
-    var timeZone: String?
-
-    init(_ item: MKMapItem) {
-        let p = item.placemark
-        id = item.identifier?.rawValue
-        let alternates = item.alternateIdentifiers.map(\.rawValue).sorted()
-        alternateIDs = alternates.isEmpty ? nil : alternates
-        name = item.name
-        (latitude, longitude) = (item.location.coordinate.latitude, item.location.coordinate.longitude)
-        category = item.pointOfInterestCategory?.rawValue
-        fullAddress = item.address?.fullAddress
-        shortAddress = item.address?.shortAddress
-        (street, houseNumber, postalCode) = (p.thoroughfare, p.subThoroughfare, p.postalCode)
-        (subLocality, locality, subAdministrativeArea, administrativeArea) = (p.subLocality, p.locality, p.subAdministrativeArea, p.administrativeArea)
-        (country, countryCode) = (item.addressRepresentations?.regionName ?? p.country, p.isoCountryCode)
-        phone = item.phoneNumber
-        url = item.url?.absoluteString
-        timeZone = item.timeZone?.identifier
-    }
 }

@@ -30,9 +30,10 @@ final class SearchCommandTests: XCTestCase {
         XCTAssertFalse(results.isEmpty)
         XCTAssertLessThanOrEqual(results.count, 3)
         for result in results {
-            XCTAssertEqual(result["category"] as? String, "MKPOICategoryPharmacy", "\(result)")
+            // Apple's `Place`, as the server's /v1 answers write it.
+            XCTAssertEqual(result["poiCategory"] as? String, "Pharmacy", "\(result)")
             XCTAssertEqual(result["countryCode"] as? String, "MC", "\(result)")
-            let latitude = try XCTUnwrap(result["latitude"] as? Double)
+            let latitude = try XCTUnwrap((result["coordinate"] as? [String: Any])?["latitude"] as? Double)
             XCTAssertEqual(latitude, 43.74, accuracy: 0.03)
             XCTAssertNotNil(result["id"] as? String)
         }
@@ -57,8 +58,9 @@ final class SearchCommandTests: XCTestCase {
         let geocoded = try run(["geocode", "26 Avenue de la Costa", "--json", "--bundle", bundle])
         XCTAssertEqual(geocoded.status, 0, geocoded.stderr)
         let first = try XCTUnwrap((try json(geocoded)["results"] as? [[String: Any]])?.first)
-        XCTAssertEqual(first["street"] as? String, "Avenue de la Costa")
-        XCTAssertEqual(first["houseNumber"] as? String, "26")
+        let address = try XCTUnwrap(first["structuredAddress"] as? [String: Any])
+        XCTAssertEqual(address["thoroughfare"] as? String, "Avenue de la Costa")
+        XCTAssertEqual(address["subThoroughfare"] as? String, "26")
 
         let reversed = try run(["reverse", "43.7395091,7.4251634", "--bundle", bundle])
         XCTAssertEqual(reversed.status, 0, reversed.stderr)
@@ -67,7 +69,7 @@ final class SearchCommandTests: XCTestCase {
         let reversedJSON = try run(["reverse", "43.7395091,7.4251634", "--json", "--bundle", bundle])
         let place = try XCTUnwrap((try json(reversedJSON)["results"] as? [[String: Any]])?.first)
         XCTAssertEqual(place["countryCode"] as? String, "MC")
-        XCTAssertNotNil(place["fullAddress"] as? String)
+        XCTAssertNotNil((place["formattedAddressLines"] as? [String])?.first)
     }
 
     func testMistakesGetOneLineReasons() throws {

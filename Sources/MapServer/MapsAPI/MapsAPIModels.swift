@@ -6,9 +6,9 @@ import OpenMapKit
 // fields that OpenStreetMap cannot fill are left out rather than sent empty, as Apple does.
 
 /// `{latitude, longitude}` (Apple's `Location`).
-struct APILocation: Codable, Equatable, Sendable {
-    let latitude: Double
-    let longitude: Double
+public struct APILocation: Codable, Equatable, Sendable {
+    public let latitude: Double
+    public let longitude: Double
 
     init(_ coordinate: CLLocationCoordinate2D) {
         latitude = coordinate.latitude
@@ -17,11 +17,11 @@ struct APILocation: Codable, Equatable, Sendable {
 }
 
 /// Apple's `MapRegion`: a box given by its edges.
-struct APIMapRegion: Codable, Sendable {
-    let southLatitude: Double
-    let westLongitude: Double
-    let northLatitude: Double
-    let eastLongitude: Double
+public struct APIMapRegion: Codable, Sendable {
+    public let southLatitude: Double
+    public let westLongitude: Double
+    public let northLatitude: Double
+    public let eastLongitude: Double
 
     init(_ region: MKCoordinateRegion) {
         let c = region.center, s = region.span
@@ -41,39 +41,46 @@ struct APIMapRegion: Codable, Sendable {
 }
 
 /// Apple's `StructuredAddress`.
-struct APIStructuredAddress: Codable, Sendable {
-    var administrativeArea: String?
-    var administrativeAreaCode: String?
-    var subAdministrativeArea: String?
-    var locality: String?
-    var subLocality: String?
-    var postCode: String?
-    var thoroughfare: String?
-    var subThoroughfare: String?
-    var fullThoroughfare: String?
-    var areasOfInterest: [String]?
-    var dependentLocalities: [String]?
+public struct APIStructuredAddress: Codable, Sendable {
+    public var administrativeArea: String?
+    public var administrativeAreaCode: String?
+    public var subAdministrativeArea: String?
+    public var locality: String?
+    public var subLocality: String?
+    public var postCode: String?
+    public var thoroughfare: String?
+    public var subThoroughfare: String?
+    public var fullThoroughfare: String?
+    public var areasOfInterest: [String]?
+    public var dependentLocalities: [String]?
 
     var isEmpty: Bool {
         [administrativeArea, subAdministrativeArea, locality, subLocality, postCode, thoroughfare, subThoroughfare].allSatisfy { $0 == nil }
     }
 }
 
-/// Apple's `Place`.
-struct APIPlace: Codable, Sendable {
-    var id: String?
-    var alternateIds: [String]?
-    var name: String?
-    var coordinate: APILocation
-    var displayMapRegion: APIMapRegion?
-    var formattedAddressLines: [String]?
-    var structuredAddress: APIStructuredAddress?
-    var country: String?
-    var countryCode: String?
-    var poiCategory: String?
+/// Apple's `Place`: the one JSON form of a map item. The server's `/v1` answers write it, and so
+/// does the command line's `--json` (with ``init(_:includingDetails:)``'s details).
+public struct APIPlace: Codable, Sendable {
+    public var id: String?
+    public var alternateIds: [String]?
+    public var name: String?
+    public var coordinate: APILocation
+    public var displayMapRegion: APIMapRegion?
+    public var formattedAddressLines: [String]?
+    public var structuredAddress: APIStructuredAddress?
+    public var country: String?
+    public var countryCode: String?
+    public var poiCategory: String?
+    /// OpenMapKit's details that Apple's `Place` has no field for: written only when asked for
+    /// (the command line's `--json`); the server leaves them out so Apple's clients get Apple's shape.
+    public var phoneNumber: String?
+    public var url: String?
+    public var timeZone: String?
 
-    /// The place a map item describes.
-    init(_ item: MKMapItem) {
+    /// The place a map item describes; `includingDetails` adds the phone number, website and
+    /// time zone.
+    public init(_ item: MKMapItem, includingDetails: Bool = false) {
         let placemark = item.placemark
         id = item.identifier?.rawValue
         let alternates = item.alternateIdentifiers.map(\.rawValue).sorted()
@@ -100,6 +107,9 @@ struct APIPlace: Codable, Sendable {
         country = placemark.country
         countryCode = placemark.isoCountryCode
         poiCategory = item.pointOfInterestCategory.map(PoiCategoryNames.name(of:))
+        if includingDetails {
+            (phoneNumber, url, timeZone) = (item.phoneNumber, item.url?.absoluteString, item.timeZone?.identifier)
+        }
     }
 
     /// A bare place at a coordinate (a directions end point with no address in the data).

@@ -53,7 +53,7 @@ struct MapsAPIRoutes {
         geocoder.preferredLocale = parameters.locale
         if let region = parameters.region { geocoder.region = region }
         let items = try await Self.foundOrEmpty { try await geocoder.mapItems }
-        return try Self.json(APIPlaceResults(results: items.filter(parameters.allows).map(APIPlace.init)))
+        return try Self.json(APIPlaceResults(results: items.filter(parameters.allows).map { APIPlace($0) }))
     }
 
     private func reverseGeocode(_ request: Request) async throws -> Response {
@@ -67,7 +67,7 @@ struct MapsAPIRoutes {
         reverse.dataSource = source
         reverse.preferredLocale = locale
         let items = try await Self.foundOrEmpty { try await reverse.mapItems }
-        return try Self.json(APIPlaceResults(results: items.map(APIPlace.init)))
+        return try Self.json(APIPlaceResults(results: items.map { APIPlace($0) }))
     }
 
     // MARK: - Search
@@ -109,12 +109,12 @@ struct MapsAPIRoutes {
         if parameters.countries != nil || chosen != nil { bounding = items.isEmpty ? nil : Self.boundingRegion(items) }
         items = Array(items.prefix(paginated ? Self.maximumSearchResults : Self.unpaginatedResults))
 
-        var response = APISearchResponse(displayMapRegion: bounding.map(APIMapRegion.init), results: items.map(APIPlace.init))
+        var response = APISearchResponse(displayMapRegion: bounding.map(APIMapRegion.init), results: items.map { APIPlace($0) })
         if paginated {
             let digest = Self.digest(of: query)
             let offset = try pageToken.map { try PageToken.offset(of: $0, digest: digest, total: items.count) } ?? 0
             let page = Array(items.dropFirst(offset).prefix(Self.pageSize))
-            response.results = page.map(APIPlace.init)
+            response.results = page.map { APIPlace($0) }
             let pages = (items.count + Self.pageSize - 1) / Self.pageSize
             response.paginationInfo = .init(
                 nextPageToken: offset + Self.pageSize < items.count ? PageToken.make(offset: offset + Self.pageSize, digest: digest) : nil,
