@@ -87,6 +87,7 @@ let package = Package(
 
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
         .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "MapBundleTests", dependencies: ["MapBundle", "MapFormats"]),
         .testTarget(name: "MapImportTests", dependencies: ["MapImport", "MapBundle", "TestSupport"]),
         .testTarget(name: "MapSearchTests", dependencies: ["MapSearch", "MapBundle", "MapImport", "TestSupport"], exclude: ["Relevance"]),
         .testTarget(name: "MapRoutingTests", dependencies: ["MapRouting", "MapBundle", "MapImport", "TestSupport"],

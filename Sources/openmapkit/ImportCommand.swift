@@ -20,8 +20,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "The highest zoom level to build tiles for (0–14).")
     var maxZoom: Int = 14
 
-    @Flag(help: "Print the import report as JSON.")
-    var json = false
+    @OptionGroup var format: JSONOption
 
     @Flag(help: "Skip the place index (search and geocoding will not work on the bundle).")
     var noPlaceIndex = false
@@ -51,7 +50,7 @@ struct ImportCommand: ParsableCommand {
             throw CommandFailure("import failed: \(error)")
         }
         progress.finish()
-        if json {
+        if format.json {
             try printJSON(report)
         } else {
             print(ImportReportText(report: report, bundle: destination.path).text)

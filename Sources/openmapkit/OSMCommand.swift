@@ -25,8 +25,7 @@ struct OSMCommand: ParsableCommand {
         @Argument(help: "The .osm.pbf file.")
         var file: String
 
-        @Flag(help: "Print JSON instead of text.")
-        var json = false
+        @OptionGroup var format: JSONOption
 
         func run() throws {
             let report: OSMFileReport
@@ -36,7 +35,7 @@ struct OSMCommand: ParsableCommand {
                 FileHandle.standardError.write(Data("osm info: \(error)\n".utf8))
                 throw ExitCode(1)
             }
-            if json { try printJSON(report) } else { print(report.text) }
+            if format.json { try printJSON(report) } else { print(report.text) }
         }
     }
 }

@@ -22,8 +22,7 @@ struct RegionCommand: ParsableCommand {
     @Option(help: "The view that shows the region, WIDTHxHEIGHT in points.")
     var size: ViewSize = ViewSize(argument: "1024x768")!
 
-    @Flag(help: "Print JSON instead of text.")
-    var json = false
+    @OptionGroup var format: JSONOption
 
     func validate() throws {
         if (meters == nil) == (span == nil) { throw ValidationError("Give exactly one of --meters or --span.") }
@@ -34,7 +33,7 @@ struct RegionCommand: ParsableCommand {
         let region = span.map { MKCoordinateRegion(center: center, span: $0) }
             ?? MKCoordinateRegion(center: center, latitudinalMeters: meters ?? 0, longitudinalMeters: meters ?? 0)
         let report = RegionReport(region: region, viewSize: size.cgSize)
-        if json { try printJSON(report) } else { print(report.text) }
+        if format.json { try printJSON(report) } else { print(report.text) }
     }
 }
 

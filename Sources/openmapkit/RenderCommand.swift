@@ -20,20 +20,8 @@ struct RenderCommand: ParsableCommand {
     @Argument(help: "The style file.")
     var style: String
 
-    @Option(help: "The centre, LAT,LON.")
-    var center: CLLocationCoordinate2D
-
-    @Option(help: "The zoom level (MapLibre's: the world is 512 points wide at zoom 0).")
-    var zoom: Double
-
-    @Option(help: "Degrees the map is turned: with 90, east is up.")
-    var bearing = 0.0
-
-    @Option(help: "The image size in points, WIDTHxHEIGHT.")
-    var size = ViewSize(argument: "512x512")!
-
-    @Option(help: "Device pixels per point.")
-    var scale = 1.0
+    @OptionGroup var camera: CameraOptions
+    @OptionGroup var image: ImageOptions
 
     @Option(name: .customLong("repeat"), help: "How many times to draw the image (the first one reads and decodes the tiles).")
     var repeatCount = 1
@@ -44,8 +32,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Threads one render may draw and encode with (default: one per core).")
     var threads: Int?
 
-    @Flag(help: "Print the times as JSON.")
-    var json = false
+    @OptionGroup var format: JSONOption
 
     /// What `render --json` prints: per-render times in milliseconds, the first one cold.
     struct Report: Encodable {
@@ -64,7 +51,12 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...10_000).contains(repeatCount) else { throw ValidationError("--repeat must be between 1 and 10000") }
+        guard camera.center != nil, camera.zoom != nil else { throw ValidationError("give the camera with --center and --zoom") }
     }
+
+    /// 512×512 points unless `--size` says otherwise.
+    private var size: ViewSize { image.size ?? ViewSize(argument: "512x512")! }
+    private var scale: Double { image.scale }
 
     func run() throws {
         let mapStyle: Style
@@ -79,7 +71,7 @@ struct RenderCommand: ParsableCommand {
                             pixelHeight: Int((size.height * scale).rounded(.up)), pngBytes: png.count,
                             totalMs: total, drawMs: draw, warmMedianMs: warm.sorted()[warm.count / 2],
                             warnings: warnings)
-        if json {
+        if format.json {
             try printJSON(report)
         } else {
             for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
@@ -99,7 +91,7 @@ struct RenderCommand: ParsableCommand {
             renderer.maximumThreads = threads
             for _ in 0..<repeatCount {
                 let start = DispatchTime.now().uptimeNanoseconds
-                let canvas = try renderer.render(center: center, zoom: zoom, bearing: bearing,
+                let canvas = try renderer.render(center: camera.center!, zoom: camera.zoom!, bearing: camera.bearing,
                                                  width: size.width, height: size.height, pixelRatio: scale)
                 let drawn = DispatchTime.now().uptimeNanoseconds
                 png = try canvas.fastPNGData(threads: threads)

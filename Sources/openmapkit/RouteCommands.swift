@@ -38,11 +38,9 @@ struct DirectionsArguments: ParsableArguments {
     @Flag(help: "Avoid motorways where another way exists.")
     var avoidHighways = false
 
-    @Option(help: "The bundle folder (default: $OPENMAPKIT_BUNDLE).")
-    var bundle: String?
+    @OptionGroup var data: BundleOptions
 
-    @Flag(help: "Print JSON.")
-    var json = false
+    @OptionGroup var format: JSONOption
 
     /// The request, with both places resolved against `source`.
     func request(_ source: MapDataSource) throws -> MKDirections.Request {
@@ -55,14 +53,7 @@ struct DirectionsArguments: ParsableArguments {
         return request
     }
 
-    func dataSource() throws -> MapDataSource {
-        do {
-            if let bundle { return try MapDataSource(path: bundle) }
-            return try MapDataSource.resolved()
-        } catch {
-            throw directionsFailure(error)
-        }
-    }
+    func dataSource() throws -> MapDataSource { try data.dataSource() }
 
     /// `LAT,LON`, or else a name looked up in the bundles' place indexes (the best match wins).
     func place(_ text: String, role: String, source: MapDataSource) throws -> MKMapItem {
@@ -128,7 +119,7 @@ struct RouteCommand: ParsableCommand {
         request.requestsAlternateRoutes = alternatives
         let directions = MKDirections(request: request, dataSource: source)
         let response = try awaitDirections { try await directions.calculate() }
-        if options.json {
+        if options.format.json {
             try printJSON(RouteOutput(response))
             return
         }
@@ -174,7 +165,7 @@ struct ETACommand: ParsableCommand {
         request.arrivalDate = arrival
         let directions = MKDirections(request: request, dataSource: source)
         let eta = try awaitDirections { try await directions.calculateETA() }
-        if options.json {
+        if options.format.json {
             try printJSON(ETAOutput(eta))
             return
         }

@@ -36,17 +36,15 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "Show completions for a partial query (MKLocalSearchCompleter) instead of search results.")
     var complete = false
 
-    @Option(help: "The bundle folder (default: $OPENMAPKIT_BUNDLE).")
-    var bundle: String?
+    @OptionGroup var data: BundleOptions
 
-    @Flag(help: "Print JSON.")
-    var json = false
+    @OptionGroup var format: JSONOption
 
     func run() throws {
         guard (1...1000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000") }
         guard radius.isFinite, radius > 0, radius <= 20_000_000 else { throw ValidationError("--radius must be between 0 and 20000000 metres") }
         if required && near == nil { throw ValidationError("--required needs --near") }
-        let source = try openDataSource(bundle)
+        let source = try data.dataSource()
         let region = near.map { MKCoordinateRegion(center: $0, latitudinalMeters: radius, longitudinalMeters: radius) }
         if complete { return try runCompleter(source: source, region: region) }
 
@@ -56,7 +54,7 @@ struct SearchCommand: ParsableCommand {
         request.resultLimit = limit
         let search = MKLocalSearch(request: request, dataSource: source)
         let response = try waitFor { try await search.start() }
-        if json {
+        if format.json {
             try printJSON(SearchOutput(query: query, boundingRegion: RegionJSON(response.boundingRegion),
                                        results: response.mapItems.map(placeJSON)))
         } else {
@@ -78,7 +76,7 @@ struct SearchCommand: ParsableCommand {
         guard receiver.done.wait(timeout: .now() + 60) == .success else { throw CommandFailure("completion timed out") }
         if let error = receiver.error { throw failure(error) }
         let results = completer.results
-        if json {
+        if format.json {
             try printJSON(results.map { CompletionJSON(title: $0.title, subtitle: $0.subtitle, isQuery: $0.isQuerySuggestion,
                                                        titleHighlights: $0.titleHighlightRanges.map { [$0.location, $0.length] }) })
             return
@@ -116,19 +114,17 @@ struct GeocodeCommand: ParsableCommand {
     @Option(help: "The most results to show.")
     var limit = 1
 
-    @Option(help: "The bundle folder (default: $OPENMAPKIT_BUNDLE).")
-    var bundle: String?
+    @OptionGroup var data: BundleOptions
 
-    @Flag(help: "Print JSON.")
-    var json = false
+    @OptionGroup var format: JSONOption
 
     func run() throws {
         guard (1...1000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000") }
         guard let request = MKGeocodingRequest(addressString: address) else { throw ValidationError("the address is empty") }
-        request.dataSource = try openDataSource(bundle)
+        request.dataSource = try data.dataSource()
         request.resultLimit = limit
         let items = try waitFor { try await request.mapItems }
-        if json { try printJSON(PlacesOutput(results: items.map(placeJSON))) } else { printItems(items) }
+        if format.json { try printJSON(PlacesOutput(results: items.map(placeJSON))) } else { printItems(items) }
     }
 }
 
@@ -141,32 +137,21 @@ struct ReverseCommand: ParsableCommand {
     @Argument(help: "The point, LAT,LON.")
     var coordinate: CLLocationCoordinate2D
 
-    @Option(help: "The bundle folder (default: $OPENMAPKIT_BUNDLE).")
-    var bundle: String?
+    @OptionGroup var data: BundleOptions
 
-    @Flag(help: "Print JSON.")
-    var json = false
+    @OptionGroup var format: JSONOption
 
     func run() throws {
         let location = CLLocation(latitude: coordinate.latitude, longitude: coordinate.longitude)
         guard let request = MKReverseGeocodingRequest(location: location) else { throw ValidationError("not a valid coordinate") }
-        request.dataSource = try openDataSource(bundle)
+        request.dataSource = try data.dataSource()
         let items = try waitFor { try await request.mapItems }
-        if json { try printJSON(PlacesOutput(results: items.map(placeJSON))) } else { printItems(items) }
+        if format.json { try printJSON(PlacesOutput(results: items.map(placeJSON))) } else { printItems(items) }
     }
 }
 
 // MARK: - Shared
 
-/// The bundles named by --bundle, else by $OPENMAPKIT_BUNDLE.
-private func openDataSource(_ path: String?) throws -> MapDataSource {
-    do {
-        if let path { return try MapDataSource(path: path) }
-        return try MapDataSource.resolved()
-    } catch {
-        throw failure(error)
-    }
-}
 
 /// Runs an async request from the synchronous command and returns its answer; errors become
 /// one-line failures.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MapBundle
 import MapServer
 import OpenMapKit
 
@@ -9,12 +10,13 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve bundles over HTTP: the web map at /, tiles, styles, snapshots and the /v1 Maps Server API.",
         discussion: """
-            Each bundle serves as a region named after its folder (monaco.omk → monaco); requests see \
+            Each bundle serves as a region named after its folder (monaco.omk → monaco); a folder of \
+            bundles serves every bundle in it, as found at start. Requests see \
             all regions at once unless they pass region=NAME. SIGHUP re-opens the bundles (after \
             `openmapkit import` replaced one); SIGTERM and SIGINT finish the requests in flight and stop.
             """)
 
-    @Argument(help: "Bundle folders made by `openmapkit import` (default: $OPENMAPKIT_BUNDLE).")
+    @Argument(help: "Bundle folders made by `openmapkit import`, or folders of bundles (default: $OPENMAPKIT_BUNDLE).")
     var bundles: [String] = []
 
     @Option(help: "A bundle folder, as every verb takes it (repeatable; adds to the arguments).")
@@ -63,16 +65,15 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
-        var paths = bundles + bundle
-        if paths.isEmpty, let value = ProcessInfo.processInfo.environment[MapDataSource.environmentVariable] {
-            paths = value.split(separator: ":").map(String.init).filter { !$0.isEmpty }
-        }
-        guard !paths.isEmpty else {
+        // Folders, several separated by ':', or folders of bundles; else $OPENMAPKIT_BUNDLE.
+        let urls: [URL]
+        do { urls = try BundleLocation.urls(bundles + bundle) } catch { throw CommandFailure(error.message) }
+        guard !urls.isEmpty else {
             throw ValidationError("name a bundle folder (made by `openmapkit import`) or set \(MapDataSource.environmentVariable)")
         }
         let regions: RegionRegistry
         do {
-            regions = try RegionRegistry(bundleURLs: paths.map { URL(fileURLWithPath: $0) })
+            regions = try RegionRegistry(bundleURLs: urls)
         } catch {
             throw CommandFailure((error as? MKError)?.reason ?? "\(error)")
         }

@@ -11,29 +11,16 @@ struct SnapshotCommand: ParsableCommand {
         commandName: "snapshot",
         abstract: "Render a PNG of the bundle's map, with markers and polylines (MKMapSnapshotter).")
 
-    @Option(help: "The bundle folder (default: $OPENMAPKIT_BUNDLE).")
-    var bundle: String?
-
-    @Option(help: "The centre, LAT,LON (with --zoom).")
-    var center: CLLocationCoordinate2D?
-
-    @Option(help: "The zoom level (MapLibre's: the world is 512 points wide at zoom 0).")
-    var zoom: Double?
+    @OptionGroup var data: BundleOptions
+    @OptionGroup var camera: CameraOptions
 
     @Option(help: "The area to frame instead of --center/--zoom: SOUTH,WEST,NORTH,EAST in degrees.")
     var bbox: String?
 
-    @Option(help: "Degrees the map is turned: with 90, east is up.")
-    var bearing = 0.0
-
     @Option(help: "Degrees the camera tilts from looking straight down, 0 to 60 (the map in perspective).")
     var pitch = 0.0
 
-    @Option(help: "The image size in points, WIDTHxHEIGHT.")
-    var size = ViewSize(argument: "800x600")!
-
-    @Option(help: "Device pixels per point (1, 2 or 3).")
-    var scale = 1.0
+    @OptionGroup var image: ImageOptions
 
     @Option(help: "standard, dark, muted, hybrid, imagery, or a MapLibre style file (FILE.json).")
     var style = "standard"
@@ -56,11 +43,11 @@ struct SnapshotCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the PNG.")
     var output: String
 
-    @Flag(help: "Print what was written as JSON.")
-    var json = false
+    @OptionGroup var format: JSONOption
 
     func run() throws {
-        guard bearing.isFinite, scale.isFinite, scale > 0, scale <= 4 else { throw ValidationError("--bearing must be finite and --scale between 0 and 4") }
+        // 800×600 points unless --size says otherwise.
+        let size = image.size ?? ViewSize(argument: "800x600")!, scale = image.scale, bearing = camera.bearing
         guard pitch.isFinite, (0...MapViewport.maximumPitch).contains(pitch) else {
             throw ValidationError("--pitch must be between 0 and \(Int(MapViewport.maximumPitch)) degrees")
         }
@@ -84,8 +71,7 @@ struct SnapshotCommand: ParsableCommand {
                 options.camera = camera
             }
         } else {
-            guard let center, let zoom else { throw ValidationError("give --center and --zoom, or --bbox") }
-            guard (0...24).contains(zoom) else { throw ValidationError("--zoom must be between 0 and 24") }
+            guard let center = camera.center, let zoom = camera.zoom else { throw ValidationError("give --center and --zoom, or --bbox") }
             let viewport = MapViewport(size: options.size, centerCoordinate: center, zoomLevel: zoom, heading: bearing, pitch: pitch)
             options.camera = viewport.camera
         }
@@ -124,17 +110,7 @@ struct SnapshotCommand: ParsableCommand {
             }
         }
 
-        let source: MapDataSource
-        do {
-            let imageryOverlay = imagery.map { MKTileOverlay(urlTemplate: $0) }
-            if let bundle {
-                source = try MapDataSource(path: bundle, imagery: imageryOverlay)
-            } else {
-                source = try MapDataSource.resolved().withImagery(imageryOverlay)
-            }
-        } catch let error as MKError {
-            throw CommandFailure(error.reason ?? error.localizedDescription)
-        }
+        let source = try data.dataSource(imagery: imagery.map { MKTileOverlay(urlTemplate: $0) })
 
         let snapshot: MKMapSnapshotter.Snapshot
         do {
@@ -148,7 +124,7 @@ struct SnapshotCommand: ParsableCommand {
         do { try png.write(to: URL(fileURLWithPath: output)) } catch { throw CommandFailure("cannot write \(output): \(error.localizedDescription)") }
         let pixels = snapshot.image.pixelSize
         try WrittenFile(output: output, bytes: png.count, width: Int(pixels.width), height: Int(pixels.height))
-            .report(json: json, text: "wrote \(output) (\(pixels.width)×\(pixels.height) pixels)")
+            .report(json: format.json, text: "wrote \(output) (\(pixels.width)×\(pixels.height) pixels)")
     }
 
     static func color(hex: String) -> UIColor? {

@@ -18,8 +18,7 @@ extension TilesCommand {
             matches the neighbouring tiles.
             """)
 
-        @Option(help: "The bundle folder (default: $OPENMAPKIT_BUNDLE).")
-        var bundle: String?
+        @OptionGroup var data: BundleOptions
 
         @Argument(help: "The tile, Z/X/Y (XYZ rows, from the north; Z at most 24).")
         var tile: String
@@ -39,8 +38,7 @@ extension TilesCommand {
         @Option(name: .shortAndLong, help: "Where to write the PNG.")
         var output: String
 
-        @Flag(help: "Print what was written as JSON.")
-        var json = false
+        @OptionGroup var format: JSONOption
 
         func validate() throws {
             guard size == 256 || size == 512 else { throw ValidationError("--size must be 256 or 512") }
@@ -53,7 +51,7 @@ extension TilesCommand {
             guard parts.count == 3, let z = parts[0], let x = parts[1], let y = parts[2] else {
                 throw ValidationError("\(tile) is not a tile: write Z/X/Y")
             }
-            let source = try MapBundle.resolve(bundle)
+            let source = try data.firstBundle()
             let (mapStyle, loader) = try bundleStyle(style, archive: source.tiles())
             var written = 0
             do {
@@ -70,7 +68,7 @@ extension TilesCommand {
             }
             let pixels = Int((Double(size) * scale).rounded())
             try WrittenFile(output: output, bytes: written, width: pixels, height: pixels)
-                .report(json: json, text: "wrote \(output) (\(pixels)×\(pixels) pixels)")
+                .report(json: format.json, text: "wrote \(output) (\(pixels)×\(pixels) pixels)")
         }
     }
 }

@@ -15,17 +15,15 @@ struct TilesCommand: ParsableCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Write the bundle's tiles as a PMTiles v3 archive.")
 
-        @Option(help: "The bundle folder (default: $OPENMAPKIT_BUNDLE).")
-        var bundle: String?
+        @OptionGroup var data: BundleOptions
 
         @Option(help: "The PMTiles file to write.")
         var pmtiles: String
 
-        @Flag(help: "Print what was written as JSON.")
-        var json = false
+        @OptionGroup var format: JSONOption
 
         func run() throws {
-            let source = try MapBundle.resolve(bundle)
+            let source = try data.firstBundle()
             let archive = try source.tiles()
             let metadata = try archive.metadata()
             let writer = try PMTilesWriter(url: URL(fileURLWithPath: pmtiles), tileType: .mvt, tileCompression: .gzip)
@@ -45,28 +43,26 @@ struct TilesCommand: ParsableCommand {
             }
             try writer.finish()
             let bytes = (try? FileManager.default.attributesOfItem(atPath: pmtiles)[.size] as? Int) ?? 0
-            try WrittenFile(output: pmtiles, bytes: bytes, tiles: count).report(json: json, text: "Wrote \(count) tiles to \(pmtiles)")
+            try WrittenFile(output: pmtiles, bytes: bytes, tiles: count).report(json: format.json, text: "Wrote \(count) tiles to \(pmtiles)")
         }
     }
 
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the layers, features and properties of one tile.")
 
-        @Option(help: "The bundle folder (default: $OPENMAPKIT_BUNDLE).")
-        var bundle: String?
+        @OptionGroup var data: BundleOptions
 
         @Argument(help: "The tile, Z/X/Y (XYZ rows, from the north).")
         var tile: String
 
-        @Flag(help: "Print JSON instead of text.")
-        var json = false
+        @OptionGroup var format: JSONOption
 
         @Option(help: "How many features to list per layer.")
         var features = 3
 
         func run() throws {
             guard let id = TileID(tile) else { throw ValidationError("\(tile) is not a tile: write Z/X/Y with 0 ≤ X, Y < 2^Z") }
-            let source = try MapBundle.resolve(bundle)
+            let source = try data.firstBundle()
             guard let data = try source.tiles().tile(id) else {
                 throw CommandFailure("\(id): no tile in \(source.url.path)")
             }
@@ -80,7 +76,7 @@ struct TilesCommand: ParsableCommand {
                                                                                       uniquingKeysWith: { a, _ in a }))
                 })
             })
-            if json {
+            if format.json {
                 try printJSON(summary)
             } else {
                 print("\(summary.tile): \(summary.bytes) bytes (\(summary.uncompressedBytes) uncompressed), \(summary.layers.count) layers")

@@ -50,9 +50,15 @@ public final class MapDataSource: @unchecked Sendable {
         try self.init(bundleURLs: [url], imagery: imagery)
     }
 
-    /// The bundle folder(s) at `path`, several separated by `:` (as in `OPENMAPKIT_BUNDLE`).
+    /// The bundle folder(s) at `path`, several separated by `:` (as in `OPENMAPKIT_BUNDLE`); a
+    /// folder of bundles stands for the bundles in it (MapBundle's ``BundleLocation``).
     public convenience init(path: String, imagery: MKTileOverlay? = nil) throws {
-        let urls = path.split(separator: ":").filter { !$0.isEmpty }.map { URL(fileURLWithPath: String($0)) }
+        var urls: [URL] = []
+        do {
+            for entry in BundleLocation.split(path) { urls += try BundleLocation.expand(URL(fileURLWithPath: entry)) }
+        } catch {
+            throw MKError(.serverFailure, reason: error.message)
+        }
         try self.init(bundleURLs: urls, imagery: imagery)
     }
 
@@ -85,7 +91,7 @@ public final class MapDataSource: @unchecked Sendable {
         try defaultLock.withLock {
             if let configured { return configured }
             guard let value = ProcessInfo.processInfo.environment[environmentVariable],
-                  !value.split(separator: ":").filter({ !$0.isEmpty }).isEmpty else {
+                  !BundleLocation.split(value).isEmpty else {
                 throw MKError(.serverFailure, reason: "no map data: set \(environmentVariable) to a bundle folder made by "
                               + "`openmapkit import`, or set MapDataSource.default in code")
             }
