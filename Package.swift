@@ -38,14 +38,15 @@ let package = Package(
         .target(name: "MapBundle", dependencies: ["MapFormats", "MapSearch", "MapRouting"]),
         // OSM → map bundle: geometry assembly (multipolygons), tag schema, tile building, and the
         // places and roads handed to MapSearch's and MapRouting's writers.
-        .target(name: "MapImport", dependencies: ["MapBundle", "MapFormats", "MapSearch", "MapRouting"]),
+        .target(name: "MapImport", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapRouting", "MapBundle"]),
+        // MapLibre style spec v8: the style document, its validation and the expression language.
+        .target(name: "MapStyle", dependencies: ["MapGeometry"]),
         // Debian's drawing and text libraries (libcairo2-dev, libharfbuzz-dev with FreeType; the Makefile installs them).
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
-        // Pixels: a Cairo canvas, FreeType fonts and HarfBuzz shaping (the renderer grows here).
+        // Style + tiles + camera → pixels: one painter per layer type on a Cairo canvas, FreeType
+        // fonts and HarfBuzz shaping, symbol placement, the default styles.
         .target(name: "MapRender", dependencies: ["MapGeometry", "MapStyle", "MapFormats", "CCairo", "CHarfBuzz"]),
-        // MapLibre style spec v8: the style document, its validation and the expression language.
-        .target(name: "MapStyle", dependencies: ["MapGeometry"]),
         // The public MapKit-shaped API; re-exports MapGeometry.
         .target(name: "OpenMapKit", dependencies: ["MapGeometry", "MapFormats", "MapBundle", "MapStyle", "MapRender",
                                                    "MapSearch", "MapRouting"]),
@@ -53,8 +54,8 @@ let package = Package(
         // shapes under /v1, operations endpoints and the web map page.
         // Debian's libcrypto (libssl-dev): SHA-256 and HMAC for the server's access and page tokens.
         .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto", providers: [.apt(["libssl-dev"])]),
-        .target(name: "MapServer", dependencies: ["OpenMapKit", "CLibCrypto", "MapFormats", "MapBundle", "MapStyle", "MapRender",
-                                                  "MapSearch", "MapRouting",
+        .target(name: "MapServer", dependencies: ["MapGeometry", "MapFormats", "MapBundle", "MapStyle", "MapRender", "OpenMapKit",
+                                                  "CLibCrypto",
                                                   .product(name: "Hummingbird", package: "hummingbird"),
                                                   .product(name: "HummingbirdCore", package: "hummingbird"),
                                                   .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -68,34 +69,42 @@ let package = Package(
         .executableTarget(
             name: "openmapkit",
             dependencies: [
-                "OpenMapKit",
                 "MapFormats",
+                "MapSearch",
                 "MapBundle",
                 "MapImport",
+                "MapStyle",
                 "MapRender",
-                "MapSearch",
-                "MapRouting",
+                "OpenMapKit",
                 "MapServer",
                 "CSDL2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Helpers shared by the tests and benchmarks: the shared test data, the sample bundles
+        // imported once per process, a seeded random number generator, the relevance suite.
+        .target(name: "TestSupport", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapImport"]),
         // `make bench`: throughput figures, run in release mode.
-        .executableTarget(name: "OpenMapKitBenchmarks", dependencies: ["OpenMapKit", "MapFormats", "TestSupport"]),
-        // Helpers shared by the tests and benchmarks (a seeded random number generator).
-        .target(name: "TestSupport", dependencies: ["MapImport"]),
+        .executableTarget(name: "OpenMapKitBenchmarks", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapRouting",
+                                                                       "MapBundle", "MapImport", "MapStyle", "MapRender",
+                                                                       "OpenMapKit", "TestSupport"]),
 
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
-        .testTarget(name: "MapFormatsTests", dependencies: ["MapFormats", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "MapFormatsTests", dependencies: ["MapGeometry", "CLZ4", "CZstd", "MapFormats", "TestSupport",
+                                                          .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapBundleTests", dependencies: ["MapBundle", "MapFormats"]),
-        .testTarget(name: "MapImportTests", dependencies: ["MapImport", "MapBundle", "TestSupport"]),
-        .testTarget(name: "MapSearchTests", dependencies: ["MapSearch", "MapBundle", "MapImport", "TestSupport"], exclude: ["Relevance"]),
-        .testTarget(name: "MapRoutingTests", dependencies: ["MapRouting", "MapBundle", "MapImport", "TestSupport"],
+        .testTarget(name: "MapImportTests", dependencies: ["MapGeometry", "MapFormats", "MapBundle", "MapImport", "TestSupport"]),
+        .testTarget(name: "MapSearchTests", dependencies: ["MapGeometry", "MapSearch", "MapBundle", "MapImport", "TestSupport"],
+                    exclude: ["Relevance"]),
+        .testTarget(name: "MapRoutingTests", dependencies: ["MapGeometry", "MapFormats", "MapRouting", "MapBundle", "MapImport", "TestSupport"],
                     exclude: ["OSRMFeatures-skipped.md"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "TestSupport"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapBundle", "TestSupport"]),
-        .testTarget(name: "OpenMapKitTests", dependencies: ["OpenMapKit", "TestSupport"]),
-        .testTarget(name: "MapServerTests", dependencies: ["MapServer", "TestSupport",
+        .testTarget(name: "MapRenderTests", dependencies: ["MapGeometry", "MapFormats", "MapStyle", "MapRender", "MapBundle", "TestSupport"]),
+        .testTarget(name: "OpenMapKitTests", dependencies: ["MapFormats", "MapSearch", "MapRouting", "MapBundle", "MapStyle", "MapRender",
+                                                          "OpenMapKit", "TestSupport"]),
+        .testTarget(name: "MapServerTests", dependencies: ["MapGeometry", "MapFormats", "MapStyle", "MapRender", "OpenMapKit",
+                                                          "MapServer", "TestSupport",
+                                                          .product(name: "NIOCore", package: "swift-nio"),
                                                           .product(name: "Hummingbird", package: "hummingbird"),
                                                           .product(name: "NIOEmbedded", package: "swift-nio"),
                                                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
