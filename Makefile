@@ -57,10 +57,10 @@ run: build
 	@[ $(BUNDLE)/manifest.json -nt $(PBF) ] || $(RELEASE_BIN)/openmapkit import $(PBF) -o $(BUNDLE)
 	$(RELEASE_BIN)/openmapkit serve $(BUNDLE) --host $(HOST) --port $(PORT)
 
-# Package.swift must say exactly what each target imports (Scripts/check-imports.py; SwiftPM's own
+# Package.swift must say exactly what each target imports (Scripts/check-manifest.py; SwiftPM's own
 # check is passed too, though on this toolchain it reports nothing).
 test: deps
-	python3 Scripts/check-imports.py
+	python3 Scripts/check-manifest.py
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build
 

@@ -9,7 +9,9 @@ not declare, so the rule is enforced here from the sources:
   direct dependency of the importing target: no module arrives only transitively;
 - every declared target or product dependency is imported by some source of the target
   (executable targets are exempt: tests depend on them to have the binary built, not to import it);
-- targets are listed in dependency order: each target's dependencies come before it.
+- targets are listed in dependency order: each target's dependencies come before it;
+- the README's architecture table has a row for every module and executable, and its "depends on"
+  column names exactly the package's modules that Package.swift declares for it.
 
 Exits 1 and lists the problems, or prints one line and exits 0.
 """
@@ -76,10 +78,42 @@ def main():
         for dependency in sorted(declared_targets | declared_products):
             if dependency not in imported and kinds.get(dependency) != "executable":
                 problems.append(f"{name}: declares {dependency} but never imports it")
+    problems += readme_problems(targets, kinds)
     if problems:
         print("Package.swift does not match the imports:", *problems, sep="\n  ")
         sys.exit(1)
-    print(f"Package.swift matches the imports of all {len(targets)} targets, listed in dependency order.")
+    print(f"Package.swift matches the imports of all {len(targets)} targets, listed in dependency order; the README's architecture table matches it.")
+
+
+def readme_problems(targets, kinds):
+    """The README's architecture table against the manifest."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as readme:
+        text = readme.read()
+    section = text.split("## Architecture", 1)[-1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`") and cells[0].endswith("`"):
+            rows[cells[0].strip("`")] = cells[2]
+    modules = [t["name"] for t in targets if kinds[t["name"]] in ("regular", "executable")]
+    problems = []
+    for target in targets:
+        name = target["name"]
+        if name not in modules:
+            continue
+        if name not in rows:
+            problems.append(f"README.md: the architecture table has no row for {name}")
+            continue
+        declared = set()
+        for dependency in target["dependencies"]:
+            for key in ("byName", "target"):
+                if key in dependency and kinds.get(dependency[key][0]) in ("regular", "executable"):
+                    declared.add(dependency[key][0])
+        listed = {m for m in modules if re.search(r"(?<![\w`])" + re.escape(m) + r"(?![\w])", rows[name])}
+        if listed != declared:
+            problems.append(f"README.md: {name} depends on {', '.join(sorted(declared)) or 'nothing'} in Package.swift, "
+                            f"the architecture table says {', '.join(sorted(listed)) or 'nothing'}")
+    return problems
 
 
 if __name__ == "__main__":
