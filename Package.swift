@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "OpenMapKit", targets: ["OpenMapKit"]),
+        .library(name: "MapWindow", targets: ["MapWindow"]),
         .executable(name: "openmapkit", targets: ["openmapkit"]),
     ],
     dependencies: [
@@ -50,6 +51,10 @@ let package = Package(
         // The public MapKit-shaped API; re-exports MapGeometry.
         .target(name: "OpenMapKit", dependencies: ["MapGeometry", "MapFormats", "MapBundle", "MapStyle", "MapRender",
                                                    "MapSearch", "MapRouting"]),
+        // SDL2 (libsdl2-dev): MapWindow's window (the window of `openmapkit view`).
+        .systemLibrary(name: "CSDL2", path: "Sources/CSDL2", providers: [.apt(["libsdl2-dev"])]),
+        // A desktop window (SDL2) that shows an MKMapView and turns mouse, wheel and keys into its gestures.
+        .target(name: "MapWindow", dependencies: ["OpenMapKit", "MapRender", "CSDL2"]),
         // The HTTP server (Hummingbird): tiles, styles, glyphs, snapshots, the Apple Maps Server API
         // shapes under /v1, operations endpoints and the web map page.
         // Debian's libcrypto (libssl-dev): SHA-256 and HMAC for the server's access and page tokens.
@@ -63,8 +68,6 @@ let package = Package(
                                                   .product(name: "NIOHTTP1", package: "swift-nio"),
                                                   .product(name: "Logging", package: "swift-log")],
                 resources: [.copy("Resources/WebMap")]),
-        // SDL2 (libsdl2-dev): the window of `openmapkit view`.
-        .systemLibrary(name: "CSDL2", path: "Sources/CSDL2", providers: [.apt(["libsdl2-dev"])]),
         // The command line.
         .executableTarget(
             name: "openmapkit",
@@ -77,7 +80,7 @@ let package = Package(
                 "MapRender",
                 "OpenMapKit",
                 "MapServer",
-                "CSDL2",
+                "MapWindow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -113,6 +116,8 @@ let package = Package(
                     exclude: ["WebMapPage/Browser"]),
         // Runs the built `openmapkit` binary as a user would.
         .testTarget(name: "CommandLineTests", dependencies: ["openmapkit", "TestSupport"]),
+        // Opens a MapWindow from Swift on a virtual X server (Xvfb).
+        .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "OpenMapKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
+import MapWindow
 import OpenMapKit
 
-/// `openmapkit view BUNDLE`: the bundle's map in a desktop window (SDL2), driven through the
-/// headless `MKMapView` model, so the window is a thin shell that turns mouse, wheel and keys into
-/// the model's gestures and shows its `render()`.
+/// `openmapkit view BUNDLE`: the bundle's map in a desktop window (SDL2, the MapWindow module),
+/// driven through the headless `MKMapView` model, so the window is a thin shell that turns mouse,
+/// wheel and keys into the model's gestures and shows its `render()`. This command parses the
+/// arguments, makes the map view and places its camera; the window does the rest.
 struct ViewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "view",
@@ -49,17 +51,35 @@ struct ViewCommand: ParsableCommand {
             throw CommandFailure(error.reason ?? error.localizedDescription)
         }
         let name = source.bundles.map { $0.url.deletingPathExtension().lastPathComponent }.joined(separator: " + ")
-        let window = try MapWindow(source: source, regionName: name, size: size.cgSize, reports: report)
-        if let center {
-            window.mapView.setCenter(center, animated: false)
-            window.mapView.setZoomLevel(zoom ?? 15, animated: false)
-        } else if let area = Self.bounds(of: source) {
-            window.mapView.setVisibleMapRect(area, animated: false)
-            if let zoom { window.mapView.setZoomLevel(zoom, animated: false) }
-        } else if let zoom {
-            window.mapView.setZoomLevel(zoom, animated: false)
+        let mapView = MKMapView(frame: CGRect(origin: .zero, size: size.cgSize))
+        mapView.dataSource = source
+        // MapKit's ornaments: the compass while the map is turned, the scale bar always.
+        mapView.showsCompass = true
+        mapView.showsScale = true
+        do {
+            let window = try MapWindow(mapView: mapView, title: "OpenMapKit — \(name)")
+            if report { window.onReport = Self.printReport }
+            if let center {
+                mapView.setCenter(center, animated: false)
+                mapView.setZoomLevel(zoom ?? 15, animated: false)
+            } else if let area = Self.bounds(of: source) {
+                mapView.setVisibleMapRect(area, animated: false)
+                if let zoom { mapView.setZoomLevel(zoom, animated: false) }
+            } else if let zoom {
+                mapView.setZoomLevel(zoom, animated: false)
+            }
+            try window.run()
+        } catch let error as MapWindowError {
+            throw CommandFailure(error.description)
         }
-        try window.run()
+    }
+
+    /// One JSON line on standard output (`--report`), flushed at once so a reader follows live.
+    static func printReport(_ report: MapWindow.Report) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(report) else { return }
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
     }
 
     /// The union of the bundles' bounds (the extracts' headers), as a map rectangle.

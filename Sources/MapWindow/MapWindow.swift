@@ -3,18 +3,47 @@ import Foundation
 import MapRender
 import OpenMapKit
 
-/// The window of `openmapkit view`: an SDL2 window showing an `MKMapView`'s frames through a
-/// streaming texture, turning mouse, wheel and keys into the map view's gestures.
+/// A desktop window (SDL2) that shows an `MKMapView` and turns mouse, wheel and keys into the
+/// map view's gestures: the window of `openmapkit view`, for any Swift program.
+///
+/// Left-drag pans (coasting on release), the wheel zooms at the cursor, right-drag rotates
+/// (sideways) and tilts (up and down), a double-click zooms in, a click selects the annotation
+/// under the cursor or looks up the place there and shows its callout, two right-clicks draw a
+/// route between two points (`MKDirections`, by car), `/` opens a search field (Enter searches
+/// the visible region), `+`/`-` and the arrows zoom and pan, Escape clears what the window added,
+/// and Ctrl+Q or closing the window ends ``run()``. Searches and routes use the map view's
+/// `dataSource` (else `MapDataSource.default`).
+///
+/// The window needs a display: a desktop session, or a virtual X server without one
+/// (`xvfb-run`, or `Xvfb :99` with `DISPLAY=:99`). Without one ``init(mapView:title:size:)``
+/// throws ``MapWindowError``.
+///
+/// ```swift
+/// let mapView = MKMapView(frame: CGRect(x: 0, y: 0, width: 1280, height: 800))
+/// mapView.dataSource = try MapDataSource(path: "monaco.omk")
+/// mapView.setCenter(CLLocationCoordinate2D(latitude: 43.7384, longitude: 7.4246), animated: false)
+/// let window = try MapWindow(mapView: mapView, title: "Monaco")
+/// try window.run()
+/// ```
 ///
 /// The loop draws a frame only when something changed (the camera, the annotations, the
 /// overlays, the search field) or an animation runs; between changes it sleeps in SDL's event
 /// wait, so an idle window costs nothing. All motion events that queued up while a frame was
 /// drawn are handled before the next one, so a slow frame never makes the map lag behind the mouse.
-final class MapWindow {
-    let mapView: MKMapView
-    private let source: MapDataSource
-    private let reports: Bool
-    private let delegate = WindowMapDelegate()
+///
+/// Use a window on one thread: the one that made it runs it. One window at a time per process.
+public final class MapWindow {
+    /// The map view the window shows and drives. The window is its delegate (see
+    /// ``init(mapView:title:size:)``) and sets its frame when the window is resized.
+    public let mapView: MKMapView
+
+    /// Called on the window's thread for every event the window handled, every camera change
+    /// that settled and every frame it drew, with the map view's state after it (what
+    /// `openmapkit view --report` prints as JSON lines). Nil, the default, reports nothing.
+    public var onReport: ((Report) -> Void)?
+
+    private let delegate: WindowMapDelegate
+    private var videoStarted = false
     private var window: OpaquePointer?
     private var renderer: OpaquePointer?
     private var texture: OpaquePointer?
@@ -48,55 +77,68 @@ final class MapWindow {
     private var status = ""
     private var lastFrameMilliseconds: Double?
 
-    init(source: MapDataSource, regionName: String, size: CGSize, reports: Bool) throws {
-        self.source = source
-        self.reports = reports
-        do { canvas = try RenderCanvas(width: Double(size.width), height: Double(size.height)) } catch {
-            throw CommandFailure("cannot make a \(Int(size.width))x\(Int(size.height)) frame: \(error.description)")
+    /// Opens a window showing `mapView`.
+    ///
+    /// The window becomes the map view's delegate, to redraw when the camera, annotations or
+    /// selection change and to draw its markers and route. A delegate the map view had is kept
+    /// and asked first: its annotation views, its overlay renderers for overlays the window did
+    /// not add, and every callback are passed on to it. Set the delegate before making the
+    /// window, not after.
+    ///
+    /// - Parameters:
+    ///   - mapView: The map view to show and drive. Give it a `dataSource` (or set
+    ///     `MapDataSource.default`) for it to have a map to draw.
+    ///   - title: The window's title.
+    ///   - size: The window's size in points; nil takes the map view's frame size. The map
+    ///     view's frame is set to it.
+    /// - Throws: ``MapWindowError`` when there is no display to open a window on (neither
+    ///   `DISPLAY` nor `WAYLAND_DISPLAY` is set, or SDL cannot connect to it), when the size
+    ///   is empty, or when SDL cannot make the window or draw in it.
+    public init(mapView: MKMapView, title: String = "OpenMapKit", size: CGSize? = nil) throws {
+        let size = size ?? mapView.frame.size
+        guard size.width.isFinite, size.height.isFinite, size.width >= 1, size.height >= 1 else {
+            throw MapWindowError("cannot make a \(size.width)x\(size.height) window: the size must be at least 1x1")
         }
-        mapView = MKMapView(frame: CGRect(origin: .zero, size: size))
-        mapView.dataSource = source
+        do { canvas = try RenderCanvas(width: Double(size.width), height: Double(size.height)) } catch {
+            throw MapWindowError("cannot make a \(Int(size.width))x\(Int(size.height)) frame: \(error.description)")
+        }
+        self.mapView = mapView
+        if mapView.frame != CGRect(origin: .zero, size: size) { mapView.frame = CGRect(origin: .zero, size: size) }
+        delegate = WindowMapDelegate(forwardingTo: mapView.delegate)
         mapView.delegate = delegate
         delegate.owner = self
-        // MapKit's ornaments: the compass while the map is turned, the scale bar always.
-        mapView.showsCompass = true
-        mapView.showsScale = true
 
         // Without a display SDL may fall back to a video driver that shows nothing (offscreen,
         // KMS); a window nobody can see is a failure, unless SDL_VIDEODRIVER asks for one.
+        // (A throw from here on runs deinit, which closes what was opened.)
         let environment = ProcessInfo.processInfo.environment
+        let hint = "Run it in a desktop session, or under Xvfb (xvfb-run \(ProcessInfo.processInfo.processName) ...)."
         guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil || environment["SDL_VIDEODRIVER"] != nil else {
-            throw CommandFailure("no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set). "
-                                 + "Run it in a desktop session, or under Xvfb (xvfb-run openmapkit view ...).")
+            throw MapWindowError("no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set). " + hint)
         }
         SDL_SetMainReady()
-        guard SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 else {
+        guard SDL_InitSubSystem(UInt32(SDL_INIT_VIDEO)) == 0 else {
             let reason = String(cString: SDL_GetError())
-            let display = ProcessInfo.processInfo.environment["DISPLAY"].map { "DISPLAY=\($0)" } ?? "DISPLAY is not set"
-            throw CommandFailure("no display to open a window on (\(display)): \(reason). Run it in a desktop session, or under Xvfb (xvfb-run openmapkit view ...).")
+            let display = environment["DISPLAY"].map { "DISPLAY=\($0)" } ?? "DISPLAY is not set"
+            throw MapWindowError("no display to open a window on (\(display)): \(reason). " + hint)
         }
+        videoStarted = true
         let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
         if ["offscreen", "dummy", "evdev", "none"].contains(driver), environment["SDL_VIDEODRIVER"] == nil {
-            SDL_Quit()
             let display = environment["DISPLAY"] ?? environment["WAYLAND_DISPLAY"] ?? ""
-            throw CommandFailure("no display to open a window on: cannot connect to \(display) (SDL fell back to its \(driver) driver). "
-                                 + "Run it in a desktop session, or under Xvfb (xvfb-run openmapkit view ...).")
+            throw MapWindowError("no display to open a window on: cannot connect to \(display) (SDL fell back to its \(driver) driver). "
+                                 + hint)
         }
         let centered = Int32(bitPattern: 0x2FFF_0000)
-        guard let window = SDL_CreateWindow("OpenMapKit — \(regionName)", centered, centered, Int32(size.width), Int32(size.height),
+        guard let window = SDL_CreateWindow(title, centered, centered, Int32(size.width), Int32(size.height),
                                             SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_RESIZABLE.rawValue) else {
-            let reason = String(cString: SDL_GetError())
-            SDL_Quit()
-            throw CommandFailure("cannot open a window: \(reason)")
+            throw MapWindowError("cannot open a window: \(String(cString: SDL_GetError()))")
         }
         self.window = window
         // Frames drawn at half resolution while the map moves are scaled up smoothly.
         SDL_SetHint("SDL_RENDER_SCALE_QUALITY", "linear")
         guard let renderer = SDL_CreateRenderer(window, -1, 0) ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue) else {
-            let reason = String(cString: SDL_GetError())
-            SDL_DestroyWindow(window)
-            SDL_Quit()
-            throw CommandFailure("cannot draw in the window: \(reason)")
+            throw MapWindowError("cannot draw in the window: \(String(cString: SDL_GetError()))")
         }
         self.renderer = renderer
         try makeTexture()
@@ -108,14 +150,16 @@ final class MapWindow {
         if let texture { SDL_DestroyTexture(texture) }
         if let renderer { SDL_DestroyRenderer(renderer) }
         if let window { SDL_DestroyWindow(window) }
-        SDL_Quit()
+        if videoStarted { SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO)) }
+        if mapView.delegate === delegate { mapView.delegate = delegate.forwarded }
     }
 
     private func makeTexture() throws {
         if let texture { SDL_DestroyTexture(texture) }
+        texture = nil
         guard let made = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
                                            Int32(canvas.pixelWidth), Int32(canvas.pixelHeight)) else {
-            throw CommandFailure("cannot make the window's texture: \(String(cString: SDL_GetError()))")
+            throw MapWindowError("cannot make the window's texture: \(String(cString: SDL_GetError()))")
         }
         texture = made
         texturePixels = (canvas.pixelWidth, canvas.pixelHeight)
@@ -123,7 +167,15 @@ final class MapWindow {
 
     // MARK: - The loop
 
-    func run() throws {
+    /// Shows the window and handles its input until it is closed (the window's close button,
+    /// Ctrl+Q, or ``close()``), drawing the map view whenever it changed. Returns when the
+    /// window is closed; the window stays on screen, its last frame shown, until this object
+    /// is released.
+    ///
+    /// Blocks the calling thread; run it on the thread that made the window. Searches and
+    /// routes started from the window wait for their answers on this thread too.
+    public func run() throws {
+        running = true
         report("open", ["width": Double(canvas.width), "height": Double(canvas.height)])
         var event = SDL_Event()
         while running {
@@ -150,6 +202,15 @@ final class MapWindow {
                 drawFrame()
             }
         }
+    }
+
+    /// Asks ``run()`` to return: it does once it has handled the events before this request.
+    /// Safe to call from any thread (it posts SDL's quit event), and before ``run()`` (which
+    /// then returns at once).
+    public func close() {
+        var quit = SDL_Event()
+        quit.type = SDL_QUIT.rawValue
+        _ = SDL_PushEvent(&quit)
     }
 
     private var now: Double { ProcessInfo.processInfo.systemUptime }
@@ -403,16 +464,16 @@ final class MapWindow {
 
     private func placeNear(_ coordinate: CLLocationCoordinate2D) -> (title: String, subtitle: String?, coordinate: CLLocationCoordinate2D)? {
         let request = MKLocalPointsOfInterestRequest(center: coordinate, radius: 40)
-        let search = MKLocalSearch(request: request, dataSource: source)
+        let search = mapView.dataSource.map { MKLocalSearch(request: request, dataSource: $0) } ?? MKLocalSearch(request: request)
         let here = CLLocation(latitude: coordinate.latitude, longitude: coordinate.longitude)
-        if let items = try? waitForAsync({ try await search.start().mapItems }, failure: { $0 }),
+        if let items = try? waitForAsync({ try await search.start().mapItems }),
            let nearest = items.filter({ $0.name != nil }).min(by: { $0.location.distance(from: here) < $1.location.distance(from: here) }),
            let name = nearest.name {
             return (name, nearest.placemark.title.flatMap { $0 == name ? nil : $0 }, nearest.location.coordinate)
         }
         guard let reverse = MKReverseGeocodingRequest(location: here) else { return nil }
-        reverse.dataSource = source
-        guard let item = (try? waitForAsync({ try await reverse.mapItems }, failure: { $0 }))?.first,
+        reverse.dataSource = mapView.dataSource
+        guard let item = (try? waitForAsync({ try await reverse.mapItems }))?.first,
               let title = item.name ?? item.placemark.title else { return nil }
         return (title, nil, coordinate)
     }
@@ -435,10 +496,10 @@ final class MapWindow {
         request.source = MKMapItem(placemark: MKPlacemark(coordinate: routeEnds[0].coordinate))
         request.destination = MKMapItem(placemark: MKPlacemark(coordinate: coordinate))
         request.transportType = .automobile
-        let directions = MKDirections(request: request, dataSource: source)
+        let directions = mapView.dataSource.map { MKDirections(request: request, dataSource: $0) } ?? MKDirections(request: request)
         do {
-            let response = try waitForAsync({ try await directions.calculate() }, failure: { $0 })
-            guard let best = response.routes.first else { throw CommandFailure("no route") }
+            let response = try waitForAsync({ try await directions.calculate() })
+            guard let best = response.routes.first else { throw MapWindowError("no route") }
             route = best.polyline
             routeDistance = best.distance
             mapView.addOverlay(best.polyline, level: .aboveRoads)
@@ -457,11 +518,11 @@ final class MapWindow {
         guard !query.isEmpty else { return }
         let request = MKLocalSearch.Request(naturalLanguageQuery: query, region: mapView.region)
         request.regionPriority = .required
-        let search = MKLocalSearch(request: request, dataSource: source)
+        let search = mapView.dataSource.map { MKLocalSearch(request: request, dataSource: $0) } ?? MKLocalSearch(request: request)
         mapView.removeAnnotations(searchMarkers)
         searchMarkers = []
         do {
-            let items = try waitForAsync({ try await search.start().mapItems }, failure: { $0 })
+            let items = try waitForAsync({ try await search.start().mapItems })
             for item in items.prefix(50) {
                 searchMarkers.append(MKPointAnnotation(coordinate: item.location.coordinate, title: item.name ?? item.placemark.title, subtitle: nil))
             }
@@ -532,13 +593,13 @@ final class MapWindow {
 
     // MARK: - Report
 
-    /// One JSON line on standard output (with `--report`): the event, the camera after it, the
-    /// selection, the route and the last frame's time, flushed at once so a reader follows live.
+    /// Calls ``onReport`` with the event, the camera after it, the selection, the route and the
+    /// last frame's time.
     func report(_ event: String, _ values: [String: Double] = [:], selected: String?? = nil, query: String? = nil,
                 results: [MKPointAnnotation]? = nil, failure: String? = nil) {
-        guard reports else { return }
+        guard let onReport else { return }
         let camera = mapView.camera
-        var line = ReportLine(event: event, values: values.isEmpty ? nil : values)
+        var line = Report(event: event, values: values.isEmpty ? nil : values)
         line.latitude = camera.centerCoordinate.latitude
         line.longitude = camera.centerCoordinate.longitude
         line.zoom = mapView.zoomLevel
@@ -548,70 +609,26 @@ final class MapWindow {
         line.routeDistance = routeDistance
         line.frameMilliseconds = lastFrameMilliseconds
         line.query = query
-        line.results = results?.map { ReportLine.Place(title: $0.title ?? "", latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude) }
+        line.results = results?.map { Report.Place(title: $0.title ?? "", latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude) }
         line.failure = failure
         line.animating = mapView.isAnimating
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(line) else { return }
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        onReport(line)
     }
 
-    fileprivate func cameraSettled() {
+    func cameraSettled() {
         needsFrame = true
         report("camera")
     }
 
-    fileprivate func regionMoved() { needsFrame = true }
+    func regionMoved() { needsFrame = true }
 
-    fileprivate func selectionChanged() { needsFrame = true }
-}
+    func selectionChanged() { needsFrame = true }
 
-/// One line of `--report`.
-struct ReportLine: Encodable {
-    struct Place: Encodable { var title: String; var latitude: Double; var longitude: Double }
-    var event: String
-    var values: [String: Double]?
-    var latitude = 0.0, longitude = 0.0, zoom = 0.0, heading = 0.0, pitch = 0.0
-    var selected: String?
-    var routeDistance: Double?
-    var frameMilliseconds: Double?
-    var query: String?
-    var results: [Place]?
-    var failure: String?
-    var animating = false
-}
-
-/// The map view's delegate: markers with callouts, the route's look, and redraw requests.
-final class WindowMapDelegate: MKMapViewDelegate {
-    weak var owner: MapWindow?
-
-    func mapView(_ mapView: MKMapView, regionDidChangeAnimated animated: Bool) { owner?.cameraSettled() }
-    func mapViewDidChangeVisibleRegion(_ mapView: MKMapView) { owner?.regionMoved() }
-    func mapView(_ mapView: MKMapView, didSelect annotation: any MKAnnotation) { owner?.selectionChanged() }
-    func mapView(_ mapView: MKMapView, didDeselect annotation: any MKAnnotation) { owner?.selectionChanged() }
-
-    func mapView(_ mapView: MKMapView, viewFor annotation: any MKAnnotation) -> MKAnnotationView? {
-        let view = MKMarkerAnnotationView(annotation: annotation, reuseIdentifier: nil)
-        view.canShowCallout = true
-        switch annotation.title ?? nil {
-        // A route's ends are never hidden by markers that collide with them.
-        case "Start":
-            view.markerTintColor = UIColor(red: 0.2, green: 0.7, blue: 0.3, alpha: 1)
-            view.displayPriority = .required
-        case "End":
-            view.markerTintColor = UIColor(red: 0.9, green: 0.25, blue: 0.2, alpha: 1)
-            view.displayPriority = .required
-        default: break
-        }
-        return view
+    /// Whether the window added `annotation` (a place, search result or route end marker).
+    func owns(annotation: any MKAnnotation) -> Bool {
+        (placeMarkers + searchMarkers + routeEnds).contains { $0 === annotation }
     }
 
-    func mapView(_ mapView: MKMapView, rendererFor overlay: any MKOverlay) -> MKOverlayRenderer {
-        guard let line = overlay as? MKPolyline else { return MKOverlayRenderer(overlay: overlay) }
-        let renderer = MKPolylineRenderer(polyline: line)
-        renderer.strokeColor = UIColor(red: 0, green: 0.48, blue: 1, alpha: 1)
-        renderer.lineWidth = 6
-        return renderer
-    }
+    /// Whether the window added `overlay` (its route).
+    func owns(overlay: any MKOverlay) -> Bool { route.map { $0 === overlay } ?? false }
 }
