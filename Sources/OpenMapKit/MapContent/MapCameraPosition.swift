@@ -23,7 +23,7 @@ public struct MapCameraPosition: Sendable {
     }
     /// The map item shown, for an `.item` position.
     public var item: MKMapItem? { if case .item(let item) = kind { item } else { nil } }
-    /// Centres on the user's location (``Map/userLocation``), or uses `fallback` when it is unknown.
+    /// Centres on the user's location (``Map/userLocation(_:)``), or uses `fallback` when it is unknown.
     public static func userLocation(followsHeading: Bool = false, fallback: MapCameraPosition) -> MapCameraPosition {
         MapCameraPosition(kind: .userLocation(fallback: fallback))
     }

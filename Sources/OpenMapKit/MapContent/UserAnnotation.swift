@@ -1,6 +1,6 @@
 import Foundation
 
-/// The user's location (SwiftUI's `UserAnnotation`): the blue dot, where ``Map/userLocation`` is.
+/// The user's location (SwiftUI's `UserAnnotation`): the blue dot, where ``Map/userLocation(_:)`` is.
 public struct UserAnnotation: MapContent, PrimitiveMapContent {
     public init() {}
     public init(anchor: UnitPoint) {}

@@ -29,7 +29,7 @@ extension MKMapView {
     }
 
     /// The coordinate under `point`, given in `view`'s coordinates (the map view itself, or nil for
-    /// the window). A non-finite point or a zero-size map gives ``kCLLocationCoordinate2DInvalid``.
+    /// the window). A non-finite point or a zero-size map gives `kCLLocationCoordinate2DInvalid`.
     /// Points beyond a pitched map's horizon give the farthest ground the camera sees that way.
     public func convert(_ point: CGPoint, toCoordinateFrom view: MKMapView?) -> CLLocationCoordinate2D {
         guard hasArea, point.x.isFinite, point.y.isFinite else { return kCLLocationCoordinate2DInvalid }

@@ -12,7 +12,7 @@ import MapGeometry
 /// An interactive map (MapKit's `MKMapView`), as a model that owns all the state and behaviour
 /// and draws nothing by itself.
 ///
-/// **State.** The map shows a ``MapViewport``: the frame's size, a centre, a zoom level, a heading
+/// **State.** The map shows a `MapViewport`: the frame's size, a centre, a zoom level, a heading
 /// and a pitch. ``region``, ``visibleMapRect`` and ``camera`` are views of it, and setting any of
 /// them moves it, fitted to the frame's aspect ratio as MapKit does.
 ///
@@ -88,6 +88,8 @@ public final class MKMapView {
 
     /// A map view with `frame` (in points), showing the whole world, north up and flat.
     ///
+    /// - Parameter frame: the view's frame in its window, in points (while its size is zero the
+    ///   map shows nothing).
     /// - Parameter clock: where animations read the time; the system clock by default, a
     ///   ``MKManualMapViewClock`` for tests.
     public init(frame: CGRect = .zero, clock: any MKMapViewClock = MKSystemMapViewClock()) {
@@ -275,7 +277,7 @@ public final class MKMapView {
     }
 
     /// The zoom level the map shows (an OpenMapKit addition; MapLibre's convention, see
-    /// ``MapViewport``).
+    /// `MapViewport`).
     public var zoomLevel: Double { viewport.zoomLevel }
 
     /// Moves to `zoomLevel` keeping the centre (an OpenMapKit addition). Non-finite levels are ignored.

@@ -468,7 +468,7 @@ open class MKOverlayPathRenderer: MKOverlayRenderer, @unchecked Sendable {
     /// The path, in renderer coordinates; built by ``createPath()`` when first needed.
     open var path: CGPath!
 
-    /// Builds ``path``. The base class builds none.
+    /// Builds ``MKOverlayPathRenderer/path``. The base class builds none.
     open func createPath() {}
 
     /// Drops ``path`` so the next drawing builds it again.

@@ -36,7 +36,7 @@ public protocol MKOverlay: MKAnnotation {
     /// The projected rectangle that encloses the overlay. It may reach past the world's right
     /// edge (x > 2^28) when the overlay crosses the 180th meridian.
     var boundingMapRect: MKMapRect { get }
-    /// Whether `mapRect` intersects the overlay. The default compares with ``boundingMapRect``,
+    /// Whether `mapRect` intersects the overlay. The default compares with ``MKOverlay/boundingMapRect``,
     /// both cut at the 180th meridian, so an overlay that crosses it is found from either side.
     func intersects(_ mapRect: MKMapRect) -> Bool
     /// Whether the overlay replaces the map underneath it (a rendering optimisation). Default false.
@@ -80,7 +80,7 @@ open class MKShape: NSObject, MKAnnotation {
     open var subtitle: String?
 
     /// The shape's centre point. Subclasses override it; `MKShape` itself has none
-    /// (``kCLLocationCoordinate2DInvalid``).
+    /// (`kCLLocationCoordinate2DInvalid`).
     open var coordinate: CLLocationCoordinate2D { kCLLocationCoordinate2DInvalid }
 
     public override init() {
@@ -188,11 +188,11 @@ open class MKMultiPoint: MKShape, MKGeoJSONObject {
 
     /// The smallest map rectangle holding every point; `null` for a shape without points.
     /// A shape whose coordinates cross the 180th meridian (longitudes past 180) gives a rectangle
-    /// past the world's right edge, whose ``MKMapRect/spans180thMeridian`` is true.
+    /// past the world's right edge, whose `MKMapRect.spans180thMeridian` is true.
     open var boundingMapRect: MKMapRect { bounds }
 
     /// The centre of ``boundingMapRect`` (as MapKit reports it for lines and polygons), longitude
-    /// wrapped into −180…180; ``kCLLocationCoordinate2DInvalid`` when there are no points.
+    /// wrapped into −180…180; `kCLLocationCoordinate2DInvalid` when there are no points.
     open override var coordinate: CLLocationCoordinate2D { centreCoordinate(of: bounds) }
 
     /// Whether the shape's outline returns from the last point to the first (polygons).
@@ -265,8 +265,8 @@ open class MKPolyline: MKMultiPoint, MKOverlay {}
 /// A polyline whose segments follow geodesics, the shortest paths on the WGS84 ellipsoid
 /// (MapKit's `MKGeodesicPolyline`).
 ///
-/// As in MapKit, the given points are replaced by the densified path: ``points()`` and
-/// ``pointCount`` describe the curve that is drawn. Each segment is cut into pieces no longer
+/// As in MapKit, the given points are replaced by the densified path: ``MKMultiPoint/points()`` and
+/// ``MKMultiPoint/pointCount`` describe the curve that is drawn. Each segment is cut into pieces no longer
 /// than ``maximumSpacing`` (50 km), so the straight map segments between neighbours depart from
 /// the true geodesic by at most ~50 m in mid-latitudes (s²/8R for s = 50 km), a few hundred metres
 /// near the poles, never a visible amount at the zoom levels where a whole segment shows.
@@ -421,7 +421,7 @@ open class MKCircle: MKShape, MKOverlay {
 
     /// A circle of `radius` metres around `center`.
     ///
-    /// Its ``boundingMapRect`` is the square of side 2·radius·``MKMapPointsPerMeterAtLatitude(_:)``
+    /// Its ``boundingMapRect`` is the square of side 2·radius·`MKMapPointsPerMeterAtLatitude(_:)`
     /// at the centre's latitude, centred on the centre's map point: map points per metre grow
     /// with latitude (as 1 / cos φ), so the same radius covers more map points nearer the poles.
     public init(center: CLLocationCoordinate2D, radius: CLLocationDistance) {

@@ -103,7 +103,7 @@ public final class MKAddressFilter: NSObject, @unchecked Sendable {
 /// for item in response.mapItems { print(item.name ?? "", item.address?.shortAddress ?? "") }
 /// ```
 ///
-/// The data comes from ``MapDataSource/default`` unless ``init(request:dataSource:)`` names a
+/// The data comes from ``MapDataSource/default`` unless ``init(request:dataSource:)-(MKLocalSearch.Request,_)`` names a
 /// source; with several bundles, each is searched and the results merged. A search that finds
 /// nothing fails with `MKError.placemarkNotFound`, as MapKit's does; so does one with unusable
 /// input (an empty query, a region with a NaN centre or a zero span), with a reason saying why.

@@ -65,7 +65,7 @@ public typealias NSImage = UIImage
 /// fails with an ``MKError`` that names the variable. Drawing happens on a background queue.
 ///
 /// As in MapKit, the image holds the map only: no overlays, no annotations. OpenMapKit can draw
-/// them for you, opt-in, with ``Options/addOverlay(_:level:)`` and ``Options/addAnnotation(_:)``.
+/// them for you, opt-in, with ``Options/addOverlay(_:level:)->()`` and ``Options/addAnnotation(_:)``.
 public final class MKMapSnapshotter: @unchecked Sendable {
     /// MapKit's completion handler: a snapshot, or an error.
     public typealias CompletionHandler = @Sendable (Snapshot?, (any Error)?) -> Void
@@ -132,7 +132,7 @@ extension MKMapSnapshotter {
     ///
     /// The area is given by ``region``, ``mapRect`` or ``camera``: the one set last wins (default:
     /// the whole world). A camera's heading and pitch are drawn: a pitched camera (clamped to
-    /// 0 … ``MapViewport/maximumPitch``, 60°; a non-finite pitch is 0) shows the ground in
+    /// 0 … `MapViewport.maximumPitch`, 60°; a non-finite pitch is 0) shows the ground in
     /// perspective, far things smaller, and overlays, annotations and ``Snapshot/point(for:)``
     /// use the same projection.
     public final class Options: @unchecked Sendable {
