@@ -3,11 +3,17 @@ import Foundation
 /// A map control (SwiftUI's compass, scale, buttons…). Controls are interactive UI, so headless
 /// maps accept them, for source compatibility, and draw none.
 public protocol MapControl {}
+/// SwiftUI's `MapCompass`: accepted, not drawn (see ``MapControl``).
 public struct MapCompass: MapControl { public init() {} }
+/// SwiftUI's `MapScaleView`: accepted, not drawn (see ``MapControl``).
 public struct MapScaleView: MapControl { public init() {} }
+/// SwiftUI's `MapUserLocationButton`: accepted, not drawn (see ``MapControl``).
 public struct MapUserLocationButton: MapControl { public init() {} }
+/// SwiftUI's `MapPitchToggle`: accepted, not drawn (see ``MapControl``).
 public struct MapPitchToggle: MapControl { public init() {} }
+/// SwiftUI's `MapZoomStepper`: accepted, not drawn (see ``MapControl``).
 public struct MapZoomStepper: MapControl { public init() {} }
+/// SwiftUI's `MapPitchSlider`: accepted, not drawn (see ``MapControl``).
 public struct MapPitchSlider: MapControl { public init() {} }
 
 /// Builds a list of map controls (SwiftUI's `MapControlBuilder`).

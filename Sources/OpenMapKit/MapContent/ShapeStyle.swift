@@ -33,6 +33,8 @@ extension ShapeStyle where Self == Color {
 /// Colours spread along a line (SwiftUI's `Gradient`); a polyline stroked with it is drawn by
 /// ``MKGradientPolylineRenderer``.
 public struct Gradient: ShapeStyle, Hashable {
+    /// A colour and the fraction of the line's length (0…1) where it is reached (SwiftUI's
+    /// `Gradient.Stop`).
     public struct Stop: Hashable, Sendable {
         public var color: Color
         public var location: CGFloat

@@ -137,6 +137,8 @@ public struct UITraitCollection: Hashable, Sendable {
 
 /// A macOS appearance (AppKit's `NSAppearance`), for `MKMapSnapshotter.Options.appearance`.
 public final class NSAppearance: @unchecked Sendable {
+    /// An appearance's name (AppKit's `NSAppearance.Name`); `darkAqua` and `vibrantDark` draw the
+    /// dark map.
     public struct Name: RawRepresentable, Hashable, Sendable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
