@@ -14,6 +14,9 @@ public let MKErrorDomain: String = "MKErrorDomain"
 /// OpenMapKit adds ``reason``: what went wrong, in words a user can act on (for GeoJSON, the JSON
 /// path and the problem, e.g. `features[2].geometry.coordinates[0][3]: latitude 91 is outside
 /// -90...90`). It is the error's `localizedDescription` and its `NSLocalizedFailureReasonErrorKey`.
+///
+/// Differs from MapKit: a Swift error value rather than a bridged `NSError`; it still answers
+/// `errorDomain` (``MKErrorDomain``), `errorCode` and `errorUserInfo`.
 public struct MKError: Error, CustomNSError, LocalizedError, Hashable, Sendable, CustomStringConvertible {
     /// MapKit's error codes (`MKError.Code`, raw values as in `MKErrorCode`).
     public enum Code: UInt, Sendable, Hashable {

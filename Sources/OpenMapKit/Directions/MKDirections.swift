@@ -57,6 +57,10 @@ public struct MKDirectionsTransportType: OptionSet, Sendable, Hashable {
 /// As in MapKit, one `MKDirections` runs one calculation at a time; it can be cancelled and
 /// started again. Departure and arrival dates only shift the ETA's dates: the graph has no
 /// traffic data, so travel times are the profile's free-flow times.
+///
+/// Differs from MapKit: the completion-handler forms call back on the main queue, which on
+/// Linux runs only when the program runs it (`dispatchMain()`, `RunLoop.main`, an async
+/// `main`); a program that doesn't run it uses ``calculate()`` and ``calculateETA()``.
 open class MKDirections: NSObject, @unchecked Sendable {
     /// Whether to use or avoid a kind of road (MapKit's `MKDirections.RoutePreference`).
     public enum RoutePreference: Int, Sendable, Hashable {
@@ -210,6 +214,7 @@ extension MKDirections {
     }
 
     /// The travel time between the request's items (MapKit's `MKDirections.ETAResponse`).
+    /// Differs from MapKit: the time is the profile's free-flow time (there is no traffic data).
     open class ETAResponse: NSObject, @unchecked Sendable {
         public let source: MKMapItem
         public let destination: MKMapItem
@@ -239,6 +244,9 @@ extension MKDirections {
 }
 
 /// One route between the requested start and end (MapKit's `MKRoute`).
+///
+/// Differs from MapKit: travel times are the profile's free-flow times (there is no traffic
+/// data), and the steps' instructions are in English whatever the locale.
 open class MKRoute: NSObject, @unchecked Sendable {
     /// The route's shape, from the start snapped onto the road network to the end snapped onto it.
     public let polyline: MKPolyline
@@ -286,6 +294,8 @@ open class MKRoute: NSObject, @unchecked Sendable {
     }
 
     /// One instruction and the stretch of road it covers (MapKit's `MKRoute.Step`).
+    ///
+    /// Differs from MapKit: ``instructions`` are in English whatever the locale.
     open class Step: NSObject, @unchecked Sendable {
         /// The stretch's shape.
         public let polyline: MKPolyline

@@ -13,6 +13,8 @@ import MapBundle
 ///
 /// With several bundles a tile is the union of each bundle's tile at that address (same-named
 /// layers merged), so neighbouring regions draw together at every zoom.
+///
+/// An OpenMapKit addition: MapKit reads Apple's servers and has no such type.
 public final class MapDataSource: @unchecked Sendable {
     /// The bundles, in the order given.
     public let bundles: [MapBundle]

@@ -6,6 +6,9 @@ import MapRender
 ///
 /// It carries UIKit's named colours (`.systemBlue`, `.red` …) with the values of UIKit's light
 /// appearance, so `renderer.strokeColor = .systemBlue` reads as it does on iOS.
+///
+/// Differs from UIKit: a plain sRGB value, with no colour spaces and no dynamic colours; the
+/// named colours, `.label` included, always have their light-appearance values.
 public final class UIColor: Hashable, Sendable, CustomStringConvertible {
     public let red: CGFloat
     public let green: CGFloat
@@ -118,6 +121,8 @@ public typealias NSColor = UIColor
 
 /// SwiftUI's `Color`, for the `Map { … }` content builder: `.tint(.mint)`, `.stroke(.blue, lineWidth: 5)`,
 /// `.foregroundStyle(.orange.opacity(0.75))`. Named colours have SwiftUI's light-appearance values.
+///
+/// Differs from SwiftUI: a plain sRGB value that does not adapt to a dark appearance.
 public struct Color: Hashable, Sendable {
     public var red: Double, green: Double, blue: Double, opacity: Double
 

@@ -69,6 +69,7 @@ public final class MKDistanceFormatter: Formatter {
     }
 
     /// Why a string could not be read as a distance.
+    /// (An OpenMapKit addition, thrown by ``MKDistanceFormatter/parse(_:)``.)
     public enum ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The string is empty or only whitespace.
         case empty

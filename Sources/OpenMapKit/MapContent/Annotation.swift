@@ -2,6 +2,10 @@ import Foundation
 
 /// Custom content at a coordinate (SwiftUI's `Annotation`), placed so that `anchor` of the
 /// content sits on the coordinate (default: its centre), with the title underneath.
+///
+/// Differs from MapKit: the content is not a live SwiftUI view but the small set of
+/// ``AnnotationContent`` (shapes, ``Image``, ``Text``, ``ZStack``, padding and frames), drawn
+/// into the map's image.
 public struct Annotation: MapContent, PrimitiveMapContent {
     let title: String
     let coordinate: CLLocationCoordinate2D

@@ -2,6 +2,9 @@ import Foundation
 
 /// A value that can be read and written elsewhere (SwiftUI's `Binding`), for the `position:`
 /// initialiser.
+///
+/// Differs from SwiftUI: ``Map`` reads it once, when it is made, and never writes it back (a
+/// headless map is moved only by code).
 public struct Binding<Value> {
     let get: () -> Value
     let set: (Value) -> Void

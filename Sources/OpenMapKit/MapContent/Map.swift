@@ -5,6 +5,10 @@
 import Foundation
 
 /// A map scene (SwiftUI's `Map`), rendered headless with ``snapshot(size:scale:dataSource:)``.
+///
+/// Differs from MapKit: it is not a SwiftUI view but a description drawn into an image on
+/// demand; nothing is interactive (no selection, no controls), and the user's location is
+/// whatever ``userLocation(_:)`` gives.
 public struct Map {
     /// The camera position.
     public var position: MapCameraPosition

@@ -1,6 +1,9 @@
 import Foundation
 
 /// Where a map looks (SwiftUI's `MapCameraPosition`).
+///
+/// Differs from MapKit: `allowsAutomaticPitch` and `followsHeading` are accepted and ignored, and
+/// ``positionedByUser`` is always false (no one moves a headless map by hand).
 public struct MapCameraPosition: Sendable {
     indirect enum Kind: Sendable {
         case automatic

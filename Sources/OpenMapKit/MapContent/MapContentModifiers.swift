@@ -11,6 +11,7 @@ struct MapContentEnvironment {
 }
 
 /// Content with a modifier applied.
+/// (OpenMapKit's type: SwiftUI's modifiers return an opaque `some MapContent`.)
 public struct ModifiedMapContent: MapContent, PrimitiveMapContent {
     let content: any MapContent
     let modify: (inout MapContentEnvironment) -> Void

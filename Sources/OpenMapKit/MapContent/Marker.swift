@@ -3,6 +3,10 @@ import MapRender
 
 /// A balloon marker (SwiftUI's `Marker`): a glyph — the pin, an SF Symbols name, up to three
 /// letters or an image — on a balloon in the tint colour (red by default), titled underneath.
+///
+/// Differs from MapKit: an SF Symbols name draws OpenMapKit's point-of-interest icon for it (the
+/// pin when there is none), and a named image is a PNG file's path (there are no asset
+/// catalogues).
 public struct Marker: MapContent, PrimitiveMapContent {
     let title: String
     let coordinate: CLLocationCoordinate2D

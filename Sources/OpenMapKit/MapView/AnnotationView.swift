@@ -58,6 +58,10 @@ public let MKMapViewDefaultClusterAnnotationViewReuseIdentifier = "MKMapViewDefa
 /// Subclasses that override ``init(annotation:reuseIdentifier:)`` mark the override `required`
 /// (here the map view creates registered classes from their metatype, which Swift allows only
 /// through a required initialiser).
+///
+/// Differs from MapKit: a model, not a `UIView`: it has no subviews and no drawing code of its
+/// own. ``MKMapView/render()`` draws its ``image`` (or, for an ``MKMarkerAnnotationView``, the
+/// balloon); a view with neither draws nothing.
 open class MKAnnotationView {
     /// How a view's collision frame is read when views are decluttered (MapKit's
     /// `MKAnnotationView.CollisionMode`).
@@ -182,6 +186,9 @@ open class MKAnnotationView {
 /// The balloon marker of the Maps app (MapKit's `MKMarkerAnnotationView`): a coloured balloon with
 /// a glyph, and the annotation's title under it. It is the view a map view uses when its delegate
 /// supplies none.
+///
+/// Differs from MapKit: the glyph is drawn white whatever ``glyphTintColor`` says, the subtitle
+/// shows only in the callout, not under the balloon, and ``animatesWhenAdded`` does not animate.
 open class MKMarkerAnnotationView: MKAnnotationView {
     /// The balloon's colour; nil is MapKit's red.
     open var markerTintColor: UIColor?
@@ -258,6 +265,9 @@ public enum MKUserTrackingMode: Int, Sendable, Hashable {
 
 /// The annotation for the user's location (MapKit's `MKUserLocation`). Its coordinate is invalid
 /// until a location arrives.
+///
+/// Differs from MapKit: locations come from the map view's ``MKMapView/userLocationProvider``,
+/// not Core Location, and ``heading`` is a direction in degrees, not a `CLHeading`.
 public final class MKUserLocation: NSObject, MKAnnotation {
     /// The latest location; nil until one arrives.
     public internal(set) var location: CLLocation?

@@ -16,6 +16,7 @@ public protocol MKUserLocationProvider: AnyObject {
 }
 
 /// What a location provider reports.
+/// (An OpenMapKit addition, for ``MKUserLocationProvider``.)
 public enum MKUserLocationEvent {
     /// A new location.
     case location(CLLocation)

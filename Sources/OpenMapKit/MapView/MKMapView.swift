@@ -41,6 +41,11 @@ import MapGeometry
 ///
 /// **Delegate.** See ``MKMapViewDelegate`` for the order of callbacks and what happens when a
 /// delegate calls back into the map view.
+///
+/// **Differs from MapKit.** It is not a `UIView`: it draws a frame only when asked, with
+/// ``render()``; gestures arrive as calls such as ``pan(by:)`` and ``tap(at:)``; the user's
+/// location comes from ``userLocationProvider``; an invalid region is ignored where MapKit
+/// raises an exception.
 public final class MKMapView {
     /// The delegate, held weakly.
     public weak var delegate: (any MKMapViewDelegate)?

@@ -40,6 +40,10 @@ import Foundation
 /// as any Swift code would.
 ///
 /// The map view holds its delegate weakly, as MapKit does.
+///
+/// Differs from MapKit: a Swift protocol whose methods have default implementations, not an
+/// Objective-C protocol with optional methods; and callouts show a title and subtitle only,
+/// so there is no callout-accessory callback.
 public protocol MKMapViewDelegate: AnyObject {
     // MARK: Region
     /// The visible region is about to change; `animated` says whether the change animates.

@@ -234,6 +234,8 @@ enum MapViewOrnaments {
 /// A compass for a map view (MapKit's `MKCompassButton`), as a model: it shows the map's heading,
 /// and a tap turns the map north up. Place it yourself (set the map view's ``MKMapView/showsCompass``
 /// to false so the map does not draw its own) and draw it with ``render(scale:)``.
+///
+/// Differs from MapKit: a model, not a view; whoever draws it passes taps on it to ``tap()``.
 public final class MKCompassButton {
     /// The map view whose heading it shows.
     public weak var mapView: MKMapView?
@@ -275,6 +277,9 @@ public final class MKCompassButton {
 
 /// A scale bar for a map view (MapKit's `MKScaleView`), as a model: the distance a length of the
 /// map stands for at its centre, redrawn from the map view's camera whenever it is drawn.
+///
+/// Differs from MapKit: a model, not a view; `adaptive` visibility shows the bar always (a
+/// model has no zooming to wait for), and ``units`` is an OpenMapKit addition.
 public final class MKScaleView {
     /// Which end of the bar stays put as the scale changes (MapKit's `MKScaleView.Alignment`).
     public enum Alignment: Int, Sendable, Hashable {

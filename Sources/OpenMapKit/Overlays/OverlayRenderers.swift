@@ -123,6 +123,9 @@ public final class CGMutablePath: CGPath, @unchecked Sendable {
 /// It keeps a current path and the usual graphics state (colours, line width in user space —
 /// map points —, caps, joins, dashes, alpha), saved and restored with ``saveGState()`` and
 /// ``restoreGState()``.
+///
+/// Differs from Core Graphics: ``fillPath()`` always fills by the even–odd rule, as MapKit's
+/// polygons are filled (Core Graphics' default is the non-zero winding rule).
 public final class CGContext {
     let canvas: RenderCanvas
     let viewport: MapViewport
@@ -386,6 +389,10 @@ public final class CGContext {
 
 /// Draws an overlay (MapKit's `MKOverlayRenderer`). Subclasses override
 /// ``draw(_:zoomScale:in:)``; this base class draws nothing.
+///
+/// Differs from MapKit: a renderer draws synchronously, once per image, for the whole visible
+/// map rectangle (not tile by tile on background threads), into OpenMapKit's small
+/// ``CGContext``; so ``setNeedsDisplay()`` has nothing to redo.
 open class MKOverlayRenderer: NSObject, @unchecked Sendable {
     public let overlay: any MKOverlay
     /// The overlay's opacity, 0…1 (default 1).
@@ -449,6 +456,8 @@ open class MKOverlayRenderer: NSObject, @unchecked Sendable {
 
 /// A renderer that fills and strokes a path (MapKit's `MKOverlayPathRenderer`): subclasses build
 /// ``path`` in ``createPath()``; drawing fills it, then strokes it.
+///
+/// Differs from MapKit: ``shouldRasterize`` is kept but changes nothing.
 open class MKOverlayPathRenderer: MKOverlayRenderer, @unchecked Sendable {
     /// The fill colour; nil fills nothing.
     open var fillColor: UIColor?

@@ -13,6 +13,10 @@ import Foundation
 /// An object that carries the data of a point on the map (MapKit's `MKAnnotation`).
 ///
 /// Only ``coordinate`` is required; ``title`` and ``subtitle`` default to nil.
+///
+/// Differs from MapKit: a Swift protocol, so ``title`` and ``subtitle`` have default
+/// implementations rather than being optional requirements, and an annotation the map may
+/// move conforms to ``MKMovableAnnotation`` (MapKit asks for `setCoordinate(_:)`).
 public protocol MKAnnotation: AnyObject {
     /// The annotation's centre point.
     var coordinate: CLLocationCoordinate2D { get }
@@ -123,6 +127,11 @@ open class MKPointAnnotation: MKShape, MKGeoJSONObject {
 
 /// A shape made of a sequence of points (MapKit's `MKMultiPoint`): the common part of
 /// ``MKPolyline`` and ``MKPolygon``, and what a GeoJSON `MultiPoint` decodes to.
+///
+/// Differs from MapKit: a shape built from coordinates keeps them, so ``coordinates`` and
+/// ``getCoordinates(_:range:)`` give back exactly what was given (MapKit converts through map
+/// points, which clamps latitudes beyond ±85.05° and adds rounding noise); ``points()``
+/// returns an array, not a pointer.
 open class MKMultiPoint: MKShape, MKGeoJSONObject {
     private let storedPoints: [MKMapPoint]
     private let storedCoordinates: [CLLocationCoordinate2D]

@@ -110,6 +110,9 @@ open class MKTileOverlay: NSObject, MKOverlay, @unchecked Sendable {
 /// The tile zoom is the one whose tiles are nearest their own size on screen, clamped to the
 /// overlay's range (stretched above ``MKTileOverlay/maximumZ``; nothing below
 /// ``MKTileOverlay/minimumZ``). Missing or undecodable tiles leave their square undrawn.
+///
+/// Differs from MapKit: tiles are loaded while the image is drawn, waiting up to 30 seconds
+/// for each, and kept until ``reloadData()``; only PNG tiles are decoded.
 open class MKTileOverlayRenderer: MKOverlayRenderer, @unchecked Sendable {
     public init(tileOverlay overlay: MKTileOverlay) {
         super.init(overlay: overlay)

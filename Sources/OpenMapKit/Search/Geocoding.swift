@@ -14,6 +14,10 @@ import MapSearch
 /// number the data lacks falls back to the street ("Städtle 12" → Städtle). Nothing
 /// found fails with `MKError.placemarkNotFound`; a bundle without a place index with
 /// `serverFailure`. The data comes from ``dataSource`` or else ``MapDataSource/default``.
+///
+/// Differs from MapKit: the places come from the OpenStreetMap data in your bundles, not Apple's
+/// servers. `getMapItems(completionHandler:)` calls back on the main queue, which on Linux runs
+/// only when the program runs it; a program that doesn't uses ``mapItems``.
 public final class MKGeocodingRequest: NSObject, @unchecked Sendable {
     /// MapKit's completion handler: the items, or an error.
     public typealias CompletionHandler = @Sendable ([MKMapItem]?, (any Error)?) -> Void
@@ -107,6 +111,10 @@ extension MKGeocodingRequest {
 /// else the town or area that contains the point (in the countryside), each with its address
 /// hierarchy (locality, administrative area, country). Nothing found (a point outside every
 /// bundle) fails with `MKError.placemarkNotFound`.
+///
+/// Differs from MapKit: the addresses come from the OpenStreetMap data in your bundles, not
+/// Apple's servers. `getMapItems(completionHandler:)` calls back on the main queue, which on
+/// Linux runs only when the program runs it; a program that doesn't uses ``mapItems``.
 public final class MKReverseGeocodingRequest: NSObject, @unchecked Sendable {
     /// MapKit's completion handler: the items, or an error.
     public typealias CompletionHandler = @Sendable ([MKMapItem]?, (any Error)?) -> Void
@@ -165,6 +173,10 @@ public final class MKReverseGeocodingRequest: NSObject, @unchecked Sendable {
 
 /// Looks a place up by its identifier (MapKit's `MKMapItemRequest`), for example one stored from
 /// an earlier search: the answer is the place as the current map data has it.
+///
+/// Differs from MapKit: identifiers are OpenStreetMap object ids from your bundles, not Apple
+/// Place IDs. `getMapItem(completionHandler:)` calls back on the main queue, which on Linux runs
+/// only when the program runs it; a program that doesn't uses ``mapItem``.
 public final class MKMapItemRequest: NSObject, @unchecked Sendable {
     /// MapKit's completion handler: the item, or an error.
     public typealias CompletionHandler = @Sendable (MKMapItem?, (any Error)?) -> Void

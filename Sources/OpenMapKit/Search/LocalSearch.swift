@@ -108,6 +108,11 @@ public final class MKAddressFilter: NSObject, @unchecked Sendable {
 /// nothing fails with `MKError.placemarkNotFound`, as MapKit's does; so does one with unusable
 /// input (an empty query, a region with a NaN centre or a zero span), with a reason saying why.
 /// A bundle without a place index fails with `serverFailure`.
+///
+/// Differs from MapKit: results come from your own OpenStreetMap extract, not Apple's servers,
+/// so what is found is what the extract holds. `start(completionHandler:)` calls back on the
+/// main queue, which on Linux runs only when the program runs it (`dispatchMain()`,
+/// `RunLoop.main`, an async `main`); ``start(with:completionHandler:)`` names another queue.
 public final class MKLocalSearch: NSObject, @unchecked Sendable {
     /// MapKit's completion handler: a response, or an error.
     public typealias CompletionHandler = @Sendable (Response?, (any Error)?) -> Void

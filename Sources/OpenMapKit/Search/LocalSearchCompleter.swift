@@ -104,6 +104,10 @@ public final class MKLocalSearchCompletion: NSObject, @unchecked Sendable {
 /// completer.region = visibleRegion
 /// completer.queryFragment = "casi"   // → "Casino de Monte-Carlo", …
 /// ```
+///
+/// Differs from MapKit: suggestions come from the bundles' place index. On Linux the main queue
+/// runs only when the program runs it, so a command-line tool or a server sets
+/// ``delegateQueue`` to a queue of its own.
 public final class MKLocalSearchCompleter: NSObject, @unchecked Sendable {
     /// Kinds of completion (bits as MapKit's).
     public struct ResultType: OptionSet, Sendable, Hashable {

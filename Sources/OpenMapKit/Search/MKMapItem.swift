@@ -82,6 +82,9 @@ open class MKPlacemark: NSObject, MKAnnotation, @unchecked Sendable {
 /// ``MKMapItemRequest`` carry an ``identifier`` (the OSM object's stable id, such as `n123` or
 /// `w45`), an ``address`` and ``addressRepresentations``, and what the OSM data says about the
 /// place: ``phoneNumber``, ``url``, ``timeZone`` and ``pointOfInterestCategory``.
+///
+/// Differs from MapKit: ``identifier`` is an OpenStreetMap object id, not an Apple Place ID,
+/// and there is no Maps app to open an item in (no `openInMaps`).
 open class MKMapItem: NSObject, @unchecked Sendable {
     /// A place's identifier (MapKit's Place ID): stable across re-imports of newer data for the
     /// same OSM object, so it can be stored and resolved later with ``MKMapItemRequest``.

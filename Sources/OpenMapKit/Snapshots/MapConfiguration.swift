@@ -2,6 +2,9 @@ import Foundation
 import MapRender
 
 /// The kind of map (MapKit's `MKMapType`, deprecated there in favour of configurations).
+///
+/// Differs from MapKit: the flyover types draw as their flat types, and the satellite and hybrid
+/// maps need imagery tiles from ``MapDataSource/imagery``.
 public enum MKMapType: UInt, Sendable, Hashable, CaseIterable {
     case standard = 0
     case satellite = 1
@@ -22,6 +25,9 @@ public enum MKMapType: UInt, Sendable, Hashable, CaseIterable {
 }
 
 /// What a map shows and how (MapKit's `MKMapConfiguration`); use one of the subclasses.
+///
+/// Differs from MapKit: maps are drawn with OpenMapKit's built-in styles from the bundles'
+/// OpenStreetMap tiles, and always flat whatever ``elevationStyle`` says.
 public class MKMapConfiguration: NSObject, @unchecked Sendable {
     /// Whether terrain is drawn in relief.
     public enum ElevationStyle: Int, Sendable { case flat = 0, realistic = 1 }
@@ -81,6 +87,8 @@ public final class MKStandardMapConfiguration: MKMapConfiguration, @unchecked Se
 
 /// Imagery with roads and labels over it (MapKit's `MKHybridMapConfiguration`). The imagery comes
 /// from ``MapDataSource/imagery``.
+/// Differs from MapKit: there is no built-in imagery; without it, drawing fails with an
+/// ``MKError``.
 public final class MKHybridMapConfiguration: MKMapConfiguration, @unchecked Sendable {
     public var pointOfInterestFilter: MKPointOfInterestFilter?
     public var showsTraffic = false
@@ -98,6 +106,8 @@ public final class MKHybridMapConfiguration: MKMapConfiguration, @unchecked Send
 }
 
 /// Imagery alone (MapKit's `MKImageryMapConfiguration`), from ``MapDataSource/imagery``.
+/// Differs from MapKit: there is no built-in imagery; without it, drawing fails with an
+/// ``MKError``.
 public final class MKImageryMapConfiguration: MKMapConfiguration, @unchecked Sendable {
     public override init() { super.init() }
 
@@ -136,6 +146,7 @@ public struct UITraitCollection: Hashable, Sendable {
 }
 
 /// A macOS appearance (AppKit's `NSAppearance`), for `MKMapSnapshotter.Options.appearance`.
+/// Differs from AppKit: it only carries a name, read to pick the light or dark map.
 public final class NSAppearance: @unchecked Sendable {
     /// An appearance's name (AppKit's `NSAppearance.Name`); `darkAqua` and `vibrantDark` draw the
     /// dark map.

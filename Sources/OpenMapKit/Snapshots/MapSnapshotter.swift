@@ -6,6 +6,9 @@ import MapStyle
 /// A rendered image (UIKit's `UIImage`, AppKit's `NSImage`): what a snapshot's
 /// ``MKMapSnapshotter/Snapshot/image`` is. Its ``size`` is in points; it has ``scale`` device pixels
 /// per point.
+///
+/// Differs from UIKit: it reads and writes PNG only (``init(data:scale:)``,
+/// ``init(contentsOfFile:)``, ``pngData()``).
 public final class UIImage: @unchecked Sendable {
     let canvas: RenderCanvas
     /// The size in points.
@@ -66,6 +69,11 @@ public typealias NSImage = UIImage
 ///
 /// As in MapKit, the image holds the map only: no overlays, no annotations. OpenMapKit can draw
 /// them for you, opt-in, with ``Options/addOverlay(_:level:)->()`` and ``Options/addAnnotation(_:)``.
+///
+/// Differs from MapKit: the map is your bundles' OpenStreetMap data drawn with OpenMapKit's
+/// MapLibre styles, not Apple's cartography. `start(completionHandler:)` calls back on the main
+/// queue, which on Linux runs only when the program runs it; ``start(with:completionHandler:)``
+/// names another queue, and `start()` is async.
 public final class MKMapSnapshotter: @unchecked Sendable {
     /// MapKit's completion handler: a snapshot, or an error.
     public typealias CompletionHandler = @Sendable (Snapshot?, (any Error)?) -> Void
