@@ -62,6 +62,7 @@ run: build
 test: deps
 	python3 Scripts/check-manifest.py
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
+	python3 Scripts/check-doc-comments.py
 	$(DOCS)
 	$(SWIFT) test --skip-build
 
@@ -73,6 +74,7 @@ DOCS          = $(SWIFT) package --allow-writing-to-directory .build/docs genera
                 --output-path .build/docs --warnings-as-errors
 
 docs: deps
+	python3 Scripts/check-doc-comments.py
 	$(DOCS)
 
 bench: bench-deps
