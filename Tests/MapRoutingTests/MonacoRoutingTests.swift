@@ -1,7 +1,6 @@
 import XCTest
 import MapBundle
 import MapGeometry
-import MapImport
 @testable import MapRouting
 import TestSupport
 

@@ -53,7 +53,7 @@ public final class MapDataSource: @unchecked Sendable {
     }
 
     /// The bundle folder(s) at `path`, several separated by `:` (as in `OPENMAPKIT_BUNDLE`); a
-    /// folder of bundles stands for the bundles in it (MapBundle's ``BundleLocation``).
+    /// folder of bundles stands for the bundles in it (MapBundle's `BundleLocation`).
     public convenience init(path: String, imagery: MKTileOverlay? = nil) throws {
         var urls: [URL] = []
         do {
