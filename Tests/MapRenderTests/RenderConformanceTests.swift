@@ -2,9 +2,10 @@ import Foundation
 import MapGeometry
 import MapRender
 import MapStyle
+import TestSupport
 import XCTest
 
-/// Runs the shared render conformance suite (/work/shared/conformance/render, see its README):
+/// Runs the shared render conformance suite (`../shared/conformance/render`, see its README):
 /// every case's style is drawn for its camera and compared with MapLibre Native's image using
 /// pixelmatch's rule (``ImageComparison``). One line per case is printed, and our images are
 /// written to a temporary folder for looking at.
@@ -12,7 +13,7 @@ import XCTest
 /// The test is a ratchet: the cases that fail must be exactly ``knownFailures``. A case that
 /// starts passing, or one that starts failing, fails the test until the list is updated.
 final class RenderConformanceTests: XCTestCase {
-    static let suite = URL(fileURLWithPath: "/work/shared/conformance/render")
+    static let suite = TestData.shared("conformance/render")
 
     /// Groups not drawn at all yet, with the reason.
     static let skippedGroups: [String: String] = [:]
@@ -25,8 +26,9 @@ final class RenderConformanceTests: XCTestCase {
     static let knownFailures: [String: String] = [:]
 
     func testRenderSuite() throws {
+        // Missing data is a failure, not a skip: a suite that silently does not run proves nothing.
         guard FileManager.default.fileExists(atPath: Self.suite.path) else {
-            throw XCTSkip("render suite not found at \(Self.suite.path)")
+            return XCTFail("render suite not found at \(Self.suite.path): the shared test data belongs beside the checkout")
         }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("openmapkit-render-conformance")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
