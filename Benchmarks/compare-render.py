@@ -9,7 +9,9 @@ Usage: compare-render.py PATH/TO/openmapkit [--rounds N] [--repeat N] [--no-peer
    PyPI `mapli`, Mesa llvmpipe software GL), alternating, ROUNDS times each. Each invocation draws
    the view REPEAT + 1 times; the first (cold: tiles read, shaders compiled) is left out. Both
    times include PNG encoding. The table shows, per case, the median warm render of ours, of
-   MapLibre's, and the ratio (ours / MapLibre; below 1 means we are faster).
+   MapLibre's, and the ratio (ours / MapLibre; below 1 means we are faster), with the size of the
+   PNG each side wrote: we encode at a low deflate level for speed, so our files are larger, and
+   the sizes say how much of the time difference that buys.
 2. Monaco (../shared/data/osm/monaco.osm.pbf, imported into a temporary bundle): a 1024 x 1024
    snapshot at 2x with the default style, and raster tiles per second (every 256-px 1x tile of
    zooms 14-15, 2 threads, each with its own renderer), from `OpenMapKitBenchmarks render`
@@ -67,7 +69,7 @@ def ours_once(openmapkit, style, case, repeat):
     if result.returncode != 0:
         raise RuntimeError(f"{' '.join(command)}: {result.stderr.strip()}")
     report = json.loads(result.stdout)
-    return statistics.median(report["totalMs"][1:]), report["warnings"]
+    return statistics.median(report["totalMs"][1:]), report["warnings"], report["pngBytes"]
 
 
 def peer_once(python, style, case, repeat, out):
@@ -79,12 +81,12 @@ def peer_once(python, style, case, repeat, out):
     match = re.search(r"warm renders x\d+: median ([0-9.]+) ms", result.stdout)
     if result.returncode != 0 or not match:
         raise RuntimeError(f"render_ref.py: {(result.stderr or result.stdout).strip()[-300:]}")
-    return float(match.group(1))
+    return float(match.group(1)), os.path.getsize(out)
 
 
 def render_cases(openmapkit, python, rounds, repeat):
     print(f"\nReal-world cases: median warm render incl. PNG encoding, {rounds} rounds x {repeat} renders, alternating")
-    print(f"{'case':<22}{'size':>12}{'ours ms':>10}{'MapLibre ms':>13}{'ratio':>8}")
+    print(f"{'case':<22}{'size':>12}{'ours ms':>10}{'MapLibre ms':>13}{'ratio':>8}{'ours PNG KB':>13}{'MapLibre PNG KB':>17}")
     ratios = []
     if not glob.glob(os.path.join(CASES, "*", "case.json")):
         print(f"no cases in {CASES}")
@@ -96,12 +98,14 @@ def render_cases(openmapkit, python, rounds, repeat):
                 case = json.load(f)
             style = os.path.join(folder, "style.json")
             ours, theirs, warnings = [], [], []
+            our_png = their_png = None
             for _ in range(rounds):
-                ms, warnings = ours_once(openmapkit, style, case, repeat)
+                ms, warnings, our_png = ours_once(openmapkit, style, case, repeat)
                 ours.append(ms)
                 if python:
                     try:
-                        theirs.append(peer_once(python, style, case, repeat, os.path.join(tmp, name + ".png")))
+                        ms, their_png = peer_once(python, style, case, repeat, os.path.join(tmp, name + ".png"))
+                        theirs.append(ms)
                     except RuntimeError as error:
                         print(f"  {name}: MapLibre failed: {error}")
                         python = None
@@ -110,9 +114,9 @@ def render_cases(openmapkit, python, rounds, repeat):
             if theirs:
                 mt = statistics.median(theirs)
                 ratios.append(mo / mt)
-                print(f"{name:<22}{size:>12}{mo:>10.1f}{mt:>13.1f}{mo / mt:>8.2f}")
+                print(f"{name:<22}{size:>12}{mo:>10.1f}{mt:>13.1f}{mo / mt:>8.2f}{our_png / 1024:>13.1f}{their_png / 1024:>17.1f}")
             else:
-                print(f"{name:<22}{size:>12}{mo:>10.1f}{'-':>13}{'-':>8}")
+                print(f"{name:<22}{size:>12}{mo:>10.1f}{'-':>13}{'-':>8}{our_png / 1024:>13.1f}{'-':>17}")
             for warning in warnings:
                 print(f"  warning: {warning}")
     if ratios:
