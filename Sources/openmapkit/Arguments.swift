@@ -67,4 +67,14 @@ struct WrittenFile: Encodable {
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+
+    /// Any error as a one-line reason: a MapKit error by its reason (else its code's summary),
+    /// a command failure as it is, anything else as it describes itself.
+    init(_ error: any Error) {
+        switch error {
+        case let error as CommandFailure: self = error
+        case let error as MKError: self.init(error.reason ?? error.code.summary)
+        default: self.init("\(error)")
+        }
+    }
 }

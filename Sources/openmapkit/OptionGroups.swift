@@ -14,11 +14,16 @@ struct BundleOptions: ParsableArguments {
     /// The bundles as MapKit's calls read them, with `imagery` for the hybrid and imagery maps.
     /// Errors become one-line failures naming the folder or the environment variable.
     func dataSource(imagery: MKTileOverlay? = nil) throws -> MapDataSource {
+        try Self.dataSource(path: bundle, imagery: imagery)
+    }
+
+    /// The same for a path given some other way (`view`'s positional argument).
+    static func dataSource(path: String?, imagery: MKTileOverlay? = nil) throws -> MapDataSource {
         do {
-            if let bundle { return try MapDataSource(path: bundle, imagery: imagery) }
+            if let path { return try MapDataSource(path: path, imagery: imagery) }
             return try MapDataSource.resolved().withImagery(imagery)
-        } catch let error as MKError {
-            throw CommandFailure(error.reason ?? error.code.summary)
+        } catch {
+            throw CommandFailure(error)
         }
     }
 

@@ -270,11 +270,5 @@ private func formatDuration(_ seconds: Double) -> String {
 
 /// Runs an async MKDirections call from the synchronous command; errors become one-line failures.
 private func awaitDirections<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    try waitForAsync(body, failure: directionsFailure)
-}
-
-private func directionsFailure(_ error: any Error) -> CommandFailure {
-    if let error = error as? MKError { return CommandFailure(error.reason ?? error.code.summary) }
-    if let error = error as? CommandFailure { return error }
-    return CommandFailure("\(error)")
+    try waitForAsync(body, failure: CommandFailure.init)
 }

@@ -74,7 +74,7 @@ struct SearchCommand: ParsableCommand {
         completer.delegate = receiver
         completer.queryFragment = query
         guard receiver.done.wait(timeout: .now() + 60) == .success else { throw CommandFailure("completion timed out") }
-        if let error = receiver.error { throw failure(error) }
+        if let error = receiver.error { throw CommandFailure(error) }
         let results = completer.results
         if format.json {
             try printJSON(results.map { CompletionJSON(title: $0.title, subtitle: $0.subtitle, isQuery: $0.isQuerySuggestion,
@@ -152,16 +152,10 @@ struct ReverseCommand: ParsableCommand {
 
 // MARK: - Shared
 
-
 /// Runs an async request from the synchronous command and returns its answer; errors become
 /// one-line failures.
 private func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    try waitForAsync(body, failure: failure)
-}
-
-private func failure(_ error: any Error) -> CommandFailure {
-    if let error = error as? MKError { return CommandFailure(error.reason ?? error.code.summary) }
-    return CommandFailure("\(error)")
+    try waitForAsync(body, failure: CommandFailure.init)
 }
 
 private func printItems(_ items: [MKMapItem]) {

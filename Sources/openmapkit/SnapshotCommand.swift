@@ -115,10 +115,8 @@ struct SnapshotCommand: ParsableCommand {
         let snapshot: MKMapSnapshotter.Snapshot
         do {
             snapshot = try MKMapSnapshotter(options: options, dataSource: source).snapshot()
-        } catch let error as MKError {
-            throw CommandFailure(error.reason ?? error.localizedDescription)
         } catch {
-            throw CommandFailure("\(error)")
+            throw CommandFailure(error)
         }
         guard let png = snapshot.image.pngData() else { throw CommandFailure("cannot encode the PNG") }
         do { try png.write(to: URL(fileURLWithPath: output)) } catch { throw CommandFailure("cannot write \(output): \(error.localizedDescription)") }

@@ -21,8 +21,7 @@ struct ViewCommand: ParsableCommand {
     @Argument(help: "The bundle folder (default: --bundle, then $OPENMAPKIT_BUNDLE).")
     var bundlePath: String?
 
-    @Option(help: "The bundle folder (default: $OPENMAPKIT_BUNDLE).")
-    var bundle: String?
+    @OptionGroup var data: BundleOptions
 
     @Option(help: "The window size in points, WIDTHxHEIGHT.")
     var size = ViewSize(argument: "1280x800")!
@@ -39,17 +38,11 @@ struct ViewCommand: ParsableCommand {
     func validate() throws {
         if let zoom, !(0...22).contains(zoom) { throw ValidationError("--zoom must be between 0 and 22") }
         if size.width > 8192 || size.height > 8192 { throw ValidationError("--size must be at most 8192x8192") }
-        if bundlePath != nil, bundle != nil, bundlePath != bundle { throw ValidationError("give the bundle once: as an argument or with --bundle") }
+        if bundlePath != nil, data.bundle != nil, bundlePath != data.bundle { throw ValidationError("give the bundle once: as an argument or with --bundle") }
     }
 
     func run() throws {
-        let source: MapDataSource
-        let path = bundlePath ?? bundle
-        do {
-            source = try path.map { try MapDataSource(path: $0) } ?? MapDataSource.resolved()
-        } catch let error as MKError {
-            throw CommandFailure(error.reason ?? error.localizedDescription)
-        }
+        let source = try BundleOptions.dataSource(path: bundlePath ?? data.bundle)
         let name = source.bundles.map { $0.url.deletingPathExtension().lastPathComponent }.joined(separator: " + ")
         let mapView = MKMapView(frame: CGRect(origin: .zero, size: size.cgSize))
         mapView.dataSource = source
