@@ -55,12 +55,9 @@ public final class MapDataSource: @unchecked Sendable {
     /// The bundle folder(s) at `path`, several separated by `:` (as in `OPENMAPKIT_BUNDLE`); a
     /// folder of bundles stands for the bundles in it (MapBundle's `BundleLocation`).
     public convenience init(path: String, imagery: MKTileOverlay? = nil) throws {
-        var urls: [URL] = []
-        do {
-            for entry in BundleLocation.split(path) { urls += try BundleLocation.expand(URL(fileURLWithPath: entry)) }
-        } catch {
-            throw MKError(.serverFailure, reason: error.message)
-        }
+        let urls: [URL]
+        // Only `path`: the environment is read by `resolved()`, and an empty path names no bundle.
+        do { urls = try BundleLocation.urls([path], environment: [:]) } catch { throw MKError(.serverFailure, reason: error.message) }
         try self.init(bundleURLs: urls, imagery: imagery)
     }
 
