@@ -46,9 +46,12 @@ public final class RenderPool: @unchecked Sendable {
     /// Runs `work` on a worker when one is free; throws ``APIError`` 503 when the queue is full.
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            // The worker is handed back before the caller resumes, so whoever awaits the result
+            // already sees it counted in `statistics`.
             let job: @Sendable () -> Void = { [self] in
-                continuation.resume(with: Result { try work() })
+                let result = Result { try work() }
                 finish()
+                continuation.resume(with: result)
             }
             let accepted: Bool = lock.withLock {
                 if running < workers {
