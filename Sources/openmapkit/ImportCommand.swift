@@ -25,6 +25,12 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Skip the place index (search and geocoding will not work on the bundle).")
     var noPlaceIndex = false
 
+    @Flag(help: "Skip the road graphs (directions and ETAs will not work on the bundle).")
+    var noRoadGraphs = false
+
+    @Flag(help: "Build only the tiles: the same as --no-place-index --no-road-graphs.")
+    var tilesOnly = false
+
     func validate() throws {
         guard (0...14).contains(maxZoom) else { throw ValidationError("--max-zoom must be between 0 and 14.") }
     }
@@ -34,7 +40,8 @@ struct ImportCommand: ParsableCommand {
         let destination = URL(fileURLWithPath: output ?? defaultBundleName(for: source))
         let importer = BundleImporter()
         importer.tileOptions.maximumZoom = maxZoom
-        importer.buildsPlaceIndex = !noPlaceIndex
+        importer.buildsPlaceIndex = !(noPlaceIndex || tilesOnly)
+        importer.buildsRoadGraphs = !(noRoadGraphs || tilesOnly)
         let progress = ProgressDisplay()
         importer.progress = { phase, fraction in progress.show(phase.rawValue, fraction) }
         // Ctrl-C stops the import between blocks; the staging folder is removed and any earlier

@@ -10,6 +10,7 @@ public enum ImportPhase: String, Sendable, CaseIterable {
     case areas = "assembling multipolygons"
     case places = "building the place index"
     case tiles = "cutting and writing tiles"
+    case roadGraphs = "building the road graphs"
     case writing = "finishing the bundle"
 }
 
@@ -55,6 +56,8 @@ public final class BundleImporter {
     public var cancellation = ImportCancellation()
     /// Whether to build the place index (`places.sqlite`) for search and geocoding.
     public var buildsPlaceIndex = true
+    /// Whether to build the road graphs (one per travel mode) for directions and ETAs.
+    public var buildsRoadGraphs = true
 
     public init() {}
 
@@ -114,11 +117,12 @@ public final class BundleImporter {
         var areaRelations: [OSMRelation] = []
         var boundaryRelations: [OSMRelation] = []
         var neededWays = Set<Int64>()
-        let roads = RoadNetworkCollector()
+        // The road network for the graphs (nil when disabled), gathered during the same passes.
+        let roads = buildsRoadGraphs ? RoadNetworkCollector() : nil
         try scan(reader, kinds: .relations, fileSize: fileSize, phase: .relations) { block in
             block.forEachRelation { relation in
                 report.relations += 1
-                roads.add(relation: relation)
+                roads?.add(relation: relation)
                 let type = relation.tags.value(for: "type")
                 if type == "multipolygon" || (type == "boundary" && relation.tags.value(for: "boundary") != "administrative") {
                     areaRelations.append(relation)
@@ -170,7 +174,7 @@ public final class BundleImporter {
         }
         try scan(reader, kinds: [.nodes, .ways], fileSize: fileSize, phase: .nodesAndWays) { block in
             if block.nodes.count > 0 {
-                roads.addNodes(of: block)
+                roads?.addNodes(of: block)
                 // Ways must see every node: a node after the first way means an unsorted extract.
                 guard !waysBegan else {
                     throw ImportError.source("\(source.path): nodes after ways (block at byte \(block.blobOffset)); "
@@ -188,7 +192,7 @@ public final class BundleImporter {
                 }
             }
             if block.ways.count > 0 {
-                roads.addWays(of: block)
+                roads?.addWays(of: block)
                 if !waysBegan { try processBatch() }  // the tagged nodes before the store is sealed
                 waysBegan = true
                 report.ways += block.ways.count
@@ -199,7 +203,7 @@ public final class BundleImporter {
         }
         try processBatch()
         try store.prepareForLookups()
-        roads.resolveLocations(store.location(of:))
+        roads?.resolveLocations(store.location(of:))
         finishPhase(.nodesAndWays)
 
         // 3. Multipolygons and boundaries.
@@ -287,12 +291,18 @@ public final class BundleImporter {
         }
         finishPhase(.tiles)
 
-        // 5. Metadata, manifest, and the rename into place.
+        // 5. The road graphs, one file per travel mode (MapRouting builds and contracts them).
+        var roadFiles: [String: String] = [:]
+        if let roads {
+            progress(.roadGraphs, 0)
+            try checkCancelled()
+            do { roadFiles = try roads.build(into: staging) { progress(.roadGraphs, $0) } } catch { throw ImportError.destination("road graph: \(error)") }
+            roads.release()
+            finishPhase(.roadGraphs)
+        }
+
+        // 6. Metadata, manifest, and the rename into place.
         progress(.writing, nil)
-        // The road graphs, one file per travel mode (MapRouting builds and contracts them).
-        let roadFiles: [String: String]
-        do { roadFiles = try roads.build(into: staging) { progress(.writing, $0) } } catch { throw ImportError.destination("road graph: \(error)") }
-        roads.release()
         let bounds = reader.header.boundingBox.map { "\($0.minLongitude),\($0.minLatitude),\($0.maxLongitude),\($0.maxLatitude)" }
         let vectorLayers = try JSONSerialization.data(withJSONObject: ["vector_layers": TileLayer.vectorLayers(maximumZoom: tileOptions.maximumZoom)],
                                                       options: [.sortedKeys])
@@ -321,7 +331,7 @@ public final class BundleImporter {
 
         let manifest = BundleManifest(source: source.lastPathComponent, created: Date(),
                                       bounds: bounds, minimumZoom: tileOptions.minimumZoom, maximumZoom: tileOptions.maximumZoom,
-                                      tiles: MapBundle.tilesFileName, report: report, roads: roadFiles,
+                                      tiles: MapBundle.tilesFileName, report: report, roads: roads == nil ? nil : roadFiles,
                                       places: places == nil ? nil : MapBundle.placesFileName)
         do { try bundle.commit(manifest) } catch { throw ImportError.destination(error.message) }
         return report

@@ -76,6 +76,25 @@ final class ImportTests: XCTestCase {
         XCTAssertTrue(ogr.contains("Feature Count: \(buildings)"), "ogrinfo (gdal-bin) says:\n\(ogr)\nwe count \(buildings)")
     }
 
+    /// A tiles-only import (`--tiles-only`, what the tilemaker comparison times) skips the place
+    /// index and the road graphs: their phases are not run and the manifest names neither, and the
+    /// tiles are the same as a whole import's.
+    func testTilesOnlyImportSkipsPlacesAndRoadGraphs() throws {
+        let whole = folder.appendingPathComponent("whole.omk"), tilesOnly = folder.appendingPathComponent("tiles.omk")
+        let full = try BundleImporter().importPBF(at: monaco, to: whole)
+        let importer = BundleImporter()
+        importer.buildsPlaceIndex = false
+        importer.buildsRoadGraphs = false
+        let report = try importer.importPBF(at: monaco, to: tilesOnly)
+        XCTAssertEqual(report.phases.map(\.phase), ImportPhase.allCases.filter { $0 != .places && $0 != .roadGraphs }.map(\.rawValue))
+        let manifest = try MapBundle(url: tilesOnly).manifest
+        XCTAssertNil(manifest.roads)
+        XCTAssertNil(manifest.places)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tilesOnly.path).sorted(), ["manifest.json", "tiles.mbtiles"])
+        XCTAssertEqual(report.tilesPerZoom, full.tilesPerZoom)
+        XCTAssertEqual(report.featuresPerLayer, full.featuresPerLayer)
+    }
+
     func testCancelledImportLeavesTheOldBundle() throws {
         let bundle = folder.appendingPathComponent("kept.omk")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
