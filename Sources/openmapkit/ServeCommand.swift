@@ -46,6 +46,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The request log: text, json or none.")
     var log = "text"
 
+    @Flag(help: "Answer cached tiles through the router like every other request, not from the event loop in front of it (slower; for measuring what the early answer saves).")
+    var cachedTilesThroughRouter = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 (any free port) and 65535") }
         guard renderQueue >= 0, cacheMegabytes >= 0 else { throw ValidationError("--render-queue and --cache-megabytes must not be negative") }
@@ -86,6 +89,7 @@ struct ServeCommand: ParsableCommand {
         configuration.renderQueueLimit = renderQueue
         configuration.cacheBytes = cacheMegabytes << 20
         configuration.requestLog = RequestLogFormat(rawValue: log) ?? .text
+        configuration.answersCachedTilesBeforeRouter = !cachedTilesThroughRouter
         let server = MapServer(configuration: configuration, regions: regions)
         let reload = ReloadOnHangup(regions: regions, cache: server.cache)
         let names = regions.snapshot.regions.map(\.name).joined(separator: ", ")
