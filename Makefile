@@ -40,6 +40,9 @@ endef
 
 # Python packages the tests use as independent readers (the PMTiles reference reader).
 PIP_TEST     := pmtiles
+# Python packages the benchmarks use: pyosmium (make-large-extract.py's large inputs) and psutil
+# (the import benchmark samples Nominatim's PostgreSQL processes).
+PIP_BENCH    := osmium psutil
 
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "The Swift toolchain (6.0 or later) is required: https://www.swift.org/install/linux/"; exit 1; }
@@ -48,7 +51,7 @@ deps:
 
 bench-deps: deps
 	$(call apt_install,$(APT_BENCH))
-	@python3 -c "import osmium" 2>/dev/null || python3 -m pip install --quiet osmium
+	@python3 -c "import osmium, psutil" 2>/dev/null || python3 -m pip install --quiet $(PIP_BENCH)
 
 build: deps
 	$(SWIFT) build -c release --product openmapkit

@@ -67,16 +67,12 @@ import importlib.util
 import json
 import math
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "shared"))
+from benchmark_support import HERE, SHARED, free_port, wait_until_up
 
 
 def load_compare_render():
@@ -162,27 +158,6 @@ else:
         out[str(count)] = {"cold": cold, "warm": steps}
 json.dump(out, open(sys.argv[2], "w"))
 '''
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_until_up(url, process, seconds=60):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server exited with {process.returncode}: {process.stderr.read().decode()[-300:]}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"{url}: not answering after {seconds} s")
 
 
 def percentile(values, p):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Routing figures: our road graph beside OSRM (CH) and Valhalla, and the graph build at scale.
 
-Usage: compare-routing.py PATH/TO/OpenMapKitBenchmarks [--pairs N] [--no-peer] [--no-scale]
+Usage: compare-routing.py PATH/TO/OpenMapKitBenchmarks [--pairs N] [--rounds N] [--no-peer] [--no-scale]
                           [--scale-copies 10,100] [--extracts andorra,liechtenstein]
                           [--engines osrm-ch,valhalla] [--out FILE.json]
 
@@ -17,8 +17,14 @@ for a quick query-time check against OSRM CH alone).
    PBF also holds part of Alabama, so its pairs are drawn inside Liechtenstein's box. The same
    PAIRS file is then timed in process by bench_peers.py (peers) and by
    `OpenMapKitBenchmarks routepairs` (ours): one query at a time on one CPU after a warm-up pass,
-   "bare" (distance and time) and "full" (shape and steps: OSRM steps=true overview=full,
-   Valhalla instructions, ours the MKRoute with its steps as MKDirections builds it).
+   in --rounds (default 3) rounds that alternate the peers and ours; each figure is the median
+   over rounds. Two variants, each the same work on both sides:
+   "full": the route with its steps, the whole line and each step's line encoded as polyline6
+   (OSRM steps=true overview=full geometries=polyline6, its answer converted to Python objects;
+   Valhalla with instructions, a JSON string; ours "encoded", the MKRoute as MKDirections builds it
+   encoded as JSON text with polyline6 lines);
+   "bare": distance and time (OSRM overview=false; Valhalla returns its shape regardless).
+   Ours without the encoding (MKRoute objects) is printed too, but not set beside a peer.
 3. Ours: `OpenMapKitBenchmarks routebuild` reads the PBF as the import does and builds the
    automobile graph; its build time counts reading the PBF (OSRM: extract + contract).
 4. Agreement: share of pairs both route, relative distance difference |ours - peer| / peer
@@ -30,7 +36,6 @@ for a quick query-time check against OSRM CH alone).
 The machines are shared and noisy: compare figures from the same run, not across runs.
 """
 import json
-import math
 import os
 import shutil
 import statistics
@@ -39,65 +44,14 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, ".."))
-SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared"))
+from benchmark_support import BENCH_DATA, ROUTING_PEER_ROOT as PEER_ROOT, SHARED, large_extract, option, routing_peers
+from benchmark_support import percentile as pct
+
 PEERS = os.path.join(SHARED, "peers", "routing")
-PEER_ROOT = os.environ.get("ROUTEPEER_ROOT", "/tmp/routepeer")
-BENCH_DATA = os.path.join(ROOT, ".build", "bench-data")
 # Liechtenstein's own box (its PBF also carries part of Alabama).
 BBOX = {"liechtenstein": "47.04,9.47,47.28,9.64"}
 EXTRACTS = ("andorra", "liechtenstein")
-
-
-def option(name, default):
-    if name in sys.argv:
-        i = sys.argv.index(name)
-        if i + 1 < len(sys.argv):
-            return sys.argv[i + 1]
-    return default
-
-
-def pct(values, q):
-    """Nearest-rank percentile, as bench_peers.py computes it."""
-    v = sorted(values)
-    if not v:
-        return float("nan")
-    return v[max(0, min(len(v) - 1, math.ceil(q / 100 * len(v)) - 1))]
-
-
-def find_python312():
-    for c in ("python3.12", "python3.13"):
-        p = shutil.which(c)
-        if p and subprocess.run([p, "-c", "import sys; sys.exit(0 if sys.version_info >= (3,12) else 1)"]).returncode == 0:
-            return p
-    base = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
-    for v in sorted(os.listdir(os.path.join(base, "versions"))) if os.path.isdir(os.path.join(base, "versions")) else []:
-        if v.startswith(("3.12", "3.13")):
-            return os.path.join(base, "versions", v, "bin", "python")
-    return None
-
-
-def ensure_peers():
-    """Installs the peers and builds their car datasets when missing; returns the venv python or None."""
-    vpy = os.path.join(PEER_ROOT, "venv", "bin", "python")
-    have = all(os.path.exists(os.path.join(PEER_ROOT, "osrm", n, f"{n}.osrm.hsgr")) for n in EXTRACTS)
-    if os.path.exists(vpy) and have:
-        return vpy
-    py = find_python312()
-    if not py:
-        print("[routing] no Python >= 3.12 for the peers: reporting ours only", file=sys.stderr)
-        return None
-    env = dict(os.environ, ROOT=PEER_ROOT, PYTHON=py, THREADS="1")
-    if os.path.exists(vpy):
-        env["SKIP_VENV"] = "1"
-    pbfs = [os.path.join(SHARED, "data", "osm", f"{n}.osm.pbf") for n in EXTRACTS]
-    print(f"[routing] building the peers in {PEER_ROOT} (build_peers.sh)", flush=True)
-    r = subprocess.run(["bash", os.path.join(PEERS, "build_peers.sh")] + pbfs, env=env, capture_output=True, text=True)
-    if r.returncode != 0:
-        print(f"[routing] build_peers.sh failed, reporting ours only:\n{r.stderr[-1500:]}", file=sys.stderr)
-        return None
-    return vpy
+ROUNDS = int(option("--rounds", "3"))
 
 
 def peer_preprocessing(name):
@@ -152,65 +106,70 @@ def agreement(ours, peer, pairs):
             "over_5pct": big}
 
 
+def round_figures(rounds):
+    """The median over rounds of each round's median and p99, per variant."""
+    return {variant: {"median_ms": statistics.median(r[variant]["median_ms"] for r in rounds),
+                      "p99_ms": statistics.median(r[variant]["p99_ms"] for r in rounds),
+                      "rounds": [round(r[variant]["median_ms"], 4) for r in rounds]}
+            for variant in rounds[0]}
+
+
 def compare_extract(benchmarks, vpy, name, n_pairs, work, engines="osrm-ch,valhalla"):
     pbf = os.path.join(SHARED, "data", "osm", f"{name}.osm.pbf")
     result = {"extract": name}
-    peers = None
     pairs_file = os.path.join(PEER_ROOT, f"pairs-{name}.json")
-    if vpy:
-        cmd = [vpy, os.path.join(PEERS, "bench_peers.py"), pbf, pairs_file, "--n", str(n_pairs), "--seed", "42",
-               "--engines", engines, "--data-root", PEER_ROOT, "--out", os.path.join(work, f"peers-{name}.json"),
-               "--ref-out", os.path.join(work, f"reference-{name}.json")]
-        if name in BBOX:
-            cmd += ["--bbox", BBOX[name]]
-        print(f"[routing] {name}: peers (bench_peers.py)", flush=True)
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            print(f"[routing] bench_peers.py failed: {r.stderr[-1500:]}", file=sys.stderr)
-        else:
-            peers = json.load(open(os.path.join(work, f"peers-{name}.json")))
-            result["peer_preprocessing"] = peer_preprocessing(name)
-    if not os.path.exists(pairs_file):
-        print(f"[routing] {name}: no pairs file (needs the peers' bench_peers.py)", file=sys.stderr)
-        return result
-    print(f"[routing] {name}: ours (routebuild, routepairs)", flush=True)
+    print(f"[routing] {name}: our graph (routebuild)", flush=True)
     folder = os.path.join(work, name)
     built = build_ours(benchmarks, pbf, folder, ["automobile"])
     result["ours_build"] = {"seconds": built["total_s"], "graph_seconds": built["modes"]["automobile"]["build_s"],
                             "peak_mb": built["peak_rss_mb"], "shortcuts": built["modes"]["automobile"]["shortcuts"]}
-    ours_file = os.path.join(work, f"ours-{name}.json")
-    run_json([benchmarks, "routepairs", os.path.join(folder, "automobile.graph"), pairs_file, "--out", ours_file])
-    ours = json.load(open(ours_file))
+    # Rounds alternate the peers and ours over the same pairs; each round warms up first.
+    peer_rounds, our_rounds, peers, ours = {}, [], None, None
+    for round_index in range(ROUNDS):
+        if vpy:
+            cmd = [vpy, os.path.join(PEERS, "bench_peers.py"), pbf, pairs_file, "--n", str(n_pairs), "--seed", "42",
+                   "--engines", engines, "--data-root", PEER_ROOT, "--out", os.path.join(work, f"peers-{name}.json"),
+                   "--ref-out", os.path.join(work, f"reference-{name}.json")]
+            if name in BBOX:
+                cmd += ["--bbox", BBOX[name]]
+            print(f"[routing] {name}: round {round_index + 1}/{ROUNDS}, peers (bench_peers.py)", flush=True)
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                print(f"[routing] bench_peers.py failed: {r.stderr[-1500:]}", file=sys.stderr)
+                vpy = None
+            else:
+                peers = json.load(open(os.path.join(work, f"peers-{name}.json")))
+                for engine in engines.split(","):
+                    if f"{engine}/full" in peers["latency"]:
+                        peer_rounds.setdefault(engine, []).append({"bare": peers["latency"][f"{engine}/bare"],
+                                                                   "full": peers["latency"][f"{engine}/full"]})
+        if not os.path.exists(pairs_file):
+            print(f"[routing] {name}: no pairs file (needs the peers' bench_peers.py)", file=sys.stderr)
+            return result
+        print(f"[routing] {name}: round {round_index + 1}/{ROUNDS}, ours (routepairs)", flush=True)
+        ours_file = os.path.join(work, f"ours-{name}.json")
+        run_json([benchmarks, "routepairs", os.path.join(folder, "automobile.graph"), pairs_file, "--out", ours_file])
+        ours = json.load(open(ours_file))
+        our_rounds.append(ours["latency"])
     pairs = json.load(open(pairs_file))["pairs"]
     result["n_pairs"] = len(pairs)
-    result["latency"] = {"ours": ours["latency"]}
+    result["rounds"] = ROUNDS
+    result["latency"] = {"ours": round_figures(our_rounds)}
     result["ours_failures"] = [{"pair": i, "from": pairs[i]["from"], "to": pairs[i]["to"], "error": p["error"]}
                                for i, p in enumerate(ours["per_pair"]) if "error" in p]
     if peers:
+        result["peer_preprocessing"] = peer_preprocessing(name)
         result["peer_load"] = peers["load"]
-        for engine in ("osrm-ch", "valhalla"):
-            if engine not in peers["per_pair"]:
-                continue
-            result["latency"][engine] = {"bare": peers["latency"][f"{engine}/bare"], "full": peers["latency"][f"{engine}/full"]}
+        for engine, rounds in peer_rounds.items():
+            result["latency"][engine] = round_figures(rounds)
             result[f"agreement_{engine}"] = agreement(ours["per_pair"], peers["per_pair"][engine], pairs)
     return result
 
 
 def scale(benchmarks, copies, work):
     rows = []
-    tool = os.path.join(SHARED, "tools", "make-large-extract.py")
-    os.makedirs(BENCH_DATA, exist_ok=True)
     for n in [1] + copies:
-        if n == 1:
-            pbf = os.path.join(SHARED, "data", "osm", "andorra.osm.pbf")
-        else:
-            pbf = os.path.join(BENCH_DATA, f"andorra-x{n}.osm.pbf")
-            if not os.path.exists(pbf):
-                print(f"[routing] making andorra x{n}", flush=True)
-                # As compare-import.py makes them, so the two share the cached file.
-                subprocess.run([sys.executable, tool, os.path.join(SHARED, "data", "osm", "andorra.osm.pbf"), pbf + ".partial",
-                                "--copies", str(n), "--rename"], check=True)
-                os.replace(pbf + ".partial", pbf)
+        pbf = os.path.join(SHARED, "data", "osm", "andorra.osm.pbf") if n == 1 else large_extract("andorra", n)
         print(f"[routing] scale: andorra x{n}", flush=True)
         folder = os.path.join(work, f"scale-{n}")
         built = build_ours(benchmarks, pbf, folder, ["automobile", "walking", "cycling"])
@@ -227,9 +186,14 @@ def fmt(x, digits=3):
 
 
 def report(results, scale_rows):
-    print("\n## Routing: ours vs OSRM (CH) and Valhalla, car, in process, one CPU\n")
-    print("| extract | engine | both route | dist diff median | dist diff p95 | within 5% | bare median ms | bare p99 ms | "
-          "full median ms | full p99 ms | build s | build peak MB |")
+    print(f"\n## Routing: ours vs OSRM (CH) and Valhalla, car, in process, one CPU, {ROUNDS} alternating rounds\n")
+    print("Like for like first: ours \"encoded\" (the route with its steps, the whole line and each step's line as")
+    print("polyline6, JSON text) beside OSRM steps=true overview=full geometries=polyline6 (converted to Python")
+    print("objects) and Valhalla with instructions (JSON text). Then bare: distance and time only (OSRM")
+    print("overview=false; Valhalla still returns its shape). Latency: the median over rounds of each round's")
+    print("median and p99 over the same pairs.\n")
+    print("| extract | engine | both route | dist diff median | dist diff p95 | within 5% | full median ms | full p99 ms | "
+          "bare median ms | bare p99 ms | build s | build peak MB |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         if "latency" not in r:
@@ -242,21 +206,24 @@ def report(results, scale_rows):
             if engine == "ours":
                 agree = "—", "—", "—", "—"
                 build = (r["ours_build"]["seconds"], r["ours_build"]["peak_mb"])
+                full = lat["encoded"]
             else:
                 a = r.get(f"agreement_{engine}", {})
                 agree = (f"{100 * a.get('both_routed', float('nan')):.1f}%", f"{100 * a.get('distance_diff_median', float('nan')):.2f}%",
                          f"{100 * a.get('distance_diff_p95', float('nan')):.2f}%", f"{100 * a.get('within_5pct', float('nan')):.1f}%")
                 build = pre.get(engine) or (None, None)
+                full = lat["full"]
             print(f"| {r['extract']} | {engine} | {agree[0]} | {agree[1]} | {agree[2]} | {agree[3]} | "
-                  f"{fmt(lat['bare']['median_ms'])} | {fmt(lat['bare']['p99_ms'])} | {fmt(lat['full']['median_ms'])} | "
-                  f"{fmt(lat['full']['p99_ms'])} | {fmt(build[0], 2)} | {fmt(build[1], 1)} |")
+                  f"{fmt(full['median_ms'])} | {fmt(full['p99_ms'])} | {fmt(lat['bare']['median_ms'])} | "
+                  f"{fmt(lat['bare']['p99_ms'])} | {fmt(build[0], 2)} | {fmt(build[1], 1)} |")
         o = r["latency"]["ours"]
         for engine in ("osrm-ch", "valhalla"):
             p = r["latency"].get(engine)
             if p:
-                print(f"|  | ours/{engine} ratio | | | | | {fmt(o['bare']['median_ms'] / p['bare']['median_ms'], 2)} | "
-                      f"{fmt(o['bare']['p99_ms'] / p['bare']['p99_ms'], 2)} | {fmt(o['full']['median_ms'] / p['full']['median_ms'], 2)} | "
-                      f"{fmt(o['full']['p99_ms'] / p['full']['p99_ms'], 2)} | | |")
+                print(f"|  | ours/{engine} ratio | | | | | {fmt(o['encoded']['median_ms'] / p['full']['median_ms'], 2)} | "
+                      f"{fmt(o['encoded']['p99_ms'] / p['full']['p99_ms'], 2)} | {fmt(o['bare']['median_ms'] / p['bare']['median_ms'], 2)} | "
+                      f"{fmt(o['bare']['p99_ms'] / p['bare']['p99_ms'], 2)} | | |")
+        print(f"|  | ours, MKRoute objects, not encoded | | | | | {fmt(o['full']['median_ms'])} | {fmt(o['full']['p99_ms'])} | | | | |")
     for r in results:
         for engine in ("osrm-ch", "valhalla"):
             a = r.get(f"agreement_{engine}")
@@ -283,7 +250,7 @@ def main():
     n_pairs = int(option("--pairs", "1000"))
     copies = [int(c) for c in option("--scale-copies", "10,100").split(",") if c]
     out = option("--out", os.path.join(BENCH_DATA, "compare-routing.json"))
-    vpy = None if "--no-peer" in sys.argv else ensure_peers()
+    vpy = None if "--no-peer" in sys.argv else routing_peers(EXTRACTS)
     work = tempfile.mkdtemp(prefix="compare-routing-")
     try:
         extracts = [e for e in option("--extracts", ",".join(EXTRACTS)).split(",") if e]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The map server under load: `openmapkit serve` driven by wrk, against nginx serving the same tiles.
 
-Usage: compare-server.py PATH/TO/openmapkit [--duration S] [--connections N] [--threads N]
+Usage: compare-server.py PATH/TO/openmapkit [--duration S] [--rounds N] [--connections N] [--threads N]
                          [--bundle DIR] [--pbf FILE]
 
 1. The Monaco sample (../shared/data/osm/monaco.osm.pbf) is imported into a temporary bundle
@@ -21,6 +21,11 @@ Usage: compare-server.py PATH/TO/openmapkit [--duration S] [--connections N] [--
    - snapshots: /api/v1/snapshot with distinct centres (600x400, every request draws);
    - search and directions: /v1/search and /v1/directions with a few queries (skipped with a line
      saying so when the server answers 404 to them).
+   Cached tiles run first, in --rounds rounds (default 3) that alternate ours, nginx and a third
+   server over the same bundle with --cached-tiles-through-router (cached tiles answered by the
+   router like every other request, not on the event loop in front of it); each reports the
+   median over rounds of requests per second, p50 and p99, and the CPU time of the server's
+   processes (/proc, nginx's workers included) per request.
 3. Each scenario reports requests per second, latency p50 and p99 (wrk's), the count of non-2xx
    answers and socket errors, and the server's resident memory (VmRSS from /proc, sampled every
    50 ms) before, at its peak and after. The last lines compare our cached vector tiles with
@@ -39,7 +44,7 @@ import os
 import pwd
 import random
 import shutil
-import socket
+import statistics
 import sqlite3
 import subprocess
 import sys
@@ -49,8 +54,7 @@ import time
 import urllib.error
 import urllib.request
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "shared"))
+from benchmark_support import SHARED, free_port, wait_until_up
 MONACO = (43.7384, 7.4246)
 
 LUA = r"""
@@ -76,12 +80,6 @@ end
 """
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def fetch(url, timeout=60):
     """(status, body) of a GET; HTTP errors are answers too."""
     request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
@@ -90,20 +88,6 @@ def fetch(url, timeout=60):
             return response.status, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.read()
-
-
-def wait_until_up(url, process, seconds=120):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"{url}: the server exited with {process.returncode}")
-        try:
-            if fetch(url, timeout=2)[0] == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"{url}: not answering after {seconds} s")
 
 
 def rss(pid):
@@ -127,6 +111,25 @@ def own_rss(pid):
     except OSError:
         pass
     return 0
+
+
+def cpu_seconds(pid):
+    """CPU time of `pid` (its reaped children included) and of its living child processes (nginx's workers)."""
+    def own(p):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            return 0.0
+    total = own(pid)
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                total += sum(own(int(child)) for child in f.read().split())
+    except OSError:
+        pass
+    return total
 
 
 class MemorySampler:
@@ -247,6 +250,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("openmapkit")
     parser.add_argument("--duration", type=int, default=10, help="seconds per scenario")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the cached-tile comparison (ours, nginx, ours via the router)")
     parser.add_argument("--threads", type=int, default=2, help="wrk threads")
     parser.add_argument("--connections", type=int, default=32, help="wrk connections for cheap requests")
     parser.add_argument("--render-connections", type=int, default=4, help="wrk connections for requests that draw")
@@ -278,9 +282,17 @@ def main():
         bare = subprocess.Popen([args.openmapkit, "serve", bundle, "--host", "127.0.0.1", "--port", str(bare_port), "--log", "none",
                                  "--cache-megabytes", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         processes.append(bare)
+        # The same server with cached tiles answered through the router like every other request,
+        # to show what answering them on the event loop in front of it saves.
+        router_port = free_port()
+        router = subprocess.Popen([args.openmapkit, "serve", bundle, "--host", "127.0.0.1", "--port", str(router_port), "--log", "none",
+                                   "--cached-tiles-through-router"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        processes.append(router)
         base, bare_base, nginx_base = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{bare_port}", f"http://127.0.0.1:{nginx_port}"
+        router_base = f"http://127.0.0.1:{router_port}"
         wait_until_up(base + "/healthz", server)
         wait_until_up(bare_base + "/healthz", bare)
+        wait_until_up(router_base + "/healthz", router)
         started_rss = rss(server.pid)
 
         # The tiles, and the same bytes as static files for nginx.
@@ -311,10 +323,15 @@ def main():
             ("43.7384,7.4246", "43.7312,7.4197"), ("43.7289,7.4163", "43.7447,7.4302"), ("43.7350,7.4210", "43.7400,7.4280"),
             ("43.7321,7.4138", "43.7397,7.4262"))]
 
+        # Cached tiles: several rounds alternating ours, nginx and ours through the router.
+        cached = [
+            ("vector tiles, cached", "openmapkit", base, vector_paths, server),
+            ("vector tiles, cached", "nginx", nginx_base, vector_paths, nginx),
+            ("vector tiles, cached", "openmapkit, via router", router_base, vector_paths, router),
+            ("raster tiles, cached", "openmapkit", base, raster_paths, server),
+            ("raster tiles, cached", "openmapkit, via router", router_base, raster_paths, router),
+        ]
         scenarios = [
-            ("vector tiles, cached", "openmapkit", base, vector_paths, args.connections, server),
-            ("vector tiles, cached", "nginx", nginx_base, vector_paths, args.connections, nginx),
-            ("raster tiles, cached", "openmapkit", base, raster_paths, args.connections, server),
             ("raster tiles, uncached", "openmapkit (no cache)", bare_base, raster_paths, args.render_connections, bare),
             ("snapshots 600x400, uncached", "openmapkit", base, snapshot_paths, args.render_connections, server),
             ("search", "openmapkit", base, search_paths, args.connections, server),
@@ -324,11 +341,12 @@ def main():
         print(f"{len(vector_paths)} vector tiles, {len(raster_paths)} raster tiles (z{deepest}-{deepest + 1}); "
               f"wrk -t{args.threads}, {args.duration} s per scenario, {os.cpu_count()} cores", flush=True)
         # Warm-up: every cached scenario's URLs once, so the runs measure hits.
-        for path in vector_paths + raster_paths:
-            status, _ = fetch(base + path, timeout=300)
-            if status >= 400:
-                print(f"warm-up: {path} answered {status}")
-                break
+        for server_base in (base, router_base):
+            for path in vector_paths + raster_paths:
+                status, _ = fetch(server_base + path, timeout=300)
+                if status >= 400:
+                    print(f"warm-up: {path} answered {status}")
+                    break
         # ...and a few requests of each drawing and API scenario, so the renderers, the search index
         # and the road graphs are in use before the memory is taken as settled: what the runs add
         # after that is what sustained load costs, not what the first use of each part does.
@@ -337,11 +355,48 @@ def main():
         settled_rss = rss(server.pid)
         settled_cache = cache_bytes(base)
 
+        any_errors = False
+        rounds = {}
+        print(f"\ncached tiles, {args.rounds} rounds alternating the servers (medians over rounds; CPU = the server's "
+              "processes' CPU time per request)")
+        for round_index in range(args.rounds):
+            for name, label, url, paths, process in cached:
+                before = cpu_seconds(process.pid)
+                figures = run_wrk(url, paths, args.duration, args.threads, args.connections, work)
+                cpu = cpu_seconds(process.pid) - before
+                errors = figures["connect"] + figures["read"] + figures["write"] + figures["timeout"]
+                any_errors |= figures["non2xx"] > 0 or errors > 0
+                seconds = figures["duration_us"] / 1e6
+                rounds.setdefault((name, label), []).append({
+                    "rate": figures["requests"] / seconds if seconds > 0 else 0, "p50": figures["p50_us"] / 1000,
+                    "p99": figures["p99_us"] / 1000, "cpu_us": 1e6 * cpu / max(figures["requests"], 1),
+                    "bad": figures["non2xx"] + errors})
+        header = f"{'scenario':<30}{'server':<24}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'CPU µs/req':>11}{'non-2xx+err':>12}   req/s per round"
+        print(header)
+        print("-" * len(header))
+        medians = {}
+        for (name, label), runs in rounds.items():
+            m = {k: statistics.median(r[k] for r in runs) for k in ("rate", "p50", "p99", "cpu_us")}
+            medians[(name, label)] = m
+            print(f"{name:<30}{label:<24}{m['rate']:>9.0f}{m['p50']:>9.2f}{m['p99']:>9.2f}{m['cpu_us']:>11.1f}"
+                  f"{sum(r['bad'] for r in runs):>12}   {', '.join(str(round(r['rate'])) for r in runs)}")
+        vector_ours = medians[("vector tiles, cached", "openmapkit")]
+        vector_nginx = medians[("vector tiles, cached", "nginx")]
+        vector_router = medians[("vector tiles, cached", "openmapkit, via router")]
+        raster_ours = medians[("raster tiles, cached", "openmapkit")]
+        raster_router = medians[("raster tiles, cached", "openmapkit, via router")]
+        per_round = [o["rate"] / n["rate"] for o, n in zip(rounds[("vector tiles, cached", "openmapkit")],
+                                                           rounds[("vector tiles, cached", "nginx")]) if n["rate"]]
+        print(f"\ncached vector tiles: openmapkit / nginx = {vector_ours['rate'] / vector_nginx['rate']:.2f} "
+              f"(per round {', '.join(f'{r:.2f}' for r in per_round)}; goal: at least 0.50); "
+              f"CPU per tile {vector_ours['cpu_us']:.1f} µs against nginx's {vector_nginx['cpu_us']:.1f} µs")
+        print(f"through the router instead: vector tiles {vector_router['rate']:.0f} req/s, {vector_router['cpu_us']:.1f} µs CPU per tile; "
+              f"raster tiles {raster_router['rate']:.0f} req/s against {raster_ours['rate']:.0f} in front of it\n")
+
         header = f"{'scenario':<30}{'server':<24}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'non-2xx':>9}{'errors':>8}   RSS MiB before/peak/after"
         print(header)
         print("-" * len(header))
         results = {}
-        any_errors = False
         for name, label, url, paths, connections, process in scenarios:
             try:
                 status, body = fetch(url + paths[0], timeout=120)
@@ -365,13 +420,10 @@ def main():
             print(f"{name:<30}{label:<24}{rate:>9.{0 if rate >= 100 else 1}f}{figures['p50_us'] / 1000:>9.2f}{figures['p99_us'] / 1000:>9.2f}"
                   f"{figures['non2xx']:>9}{errors:>8}   {mib(memory.before)}/{mib(memory.peak)}/{mib(memory.after)}", flush=True)
 
-        ours = results.get(("vector tiles, cached", "openmapkit"), 0)
-        theirs = results.get(("vector tiles, cached", "nginx"), 0)
+        ours, theirs = vector_ours["rate"], vector_nginx["rate"]
         ended_rss = rss(server.pid)
         ended_cache = cache_bytes(base)
         print()
-        if theirs:
-            print(f"cached vector tiles: openmapkit / nginx = {ours / theirs:.2f} (goal: at least 0.50)")
         growth = (ended_rss - ended_cache) - (settled_rss - settled_cache)
         print(f"server memory: {mib(started_rss)} MiB at start, {mib(settled_rss)} after the warm-up, {mib(ended_rss)} at the end, "
               f"of which the response cache {mib(settled_cache)} and {mib(ended_cache)} MiB; outside the cache "

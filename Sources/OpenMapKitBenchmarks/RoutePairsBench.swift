@@ -17,8 +17,10 @@ import OpenMapKit
 //      sets the snapping grid's cell size (snapCellDegrees).
 //   `routepairs GRAPH PAIRS.json [--out FILE]`
 //      routes every pair of a bench_peers.py PAIRS file in process, one query at a time after an
-//      untimed warm-up pass, "bare" (distance and time only) and "full" (shape, segments and the
-//      MKRoute with its steps, as MKDirections.calculate() builds it), and prints/writes per-pair
+//      untimed warm-up pass, "bare" (distance and time only), "full" (shape, segments and the
+//      MKRoute with its steps, as MKDirections.calculate() builds it) and "encoded" (that route with
+//      its steps and geometries encoded as OSRM's polyline6 answer, as JSON text: the like-for-like
+//      figure beside the peers' "full"), and prints/writes per-pair
 //      distance, duration, snap distances and step count with the latency figures.
 
 func runRouteBuildBenchmark(arguments: [String]) throws {
@@ -116,6 +118,13 @@ func runRoutePairsBenchmark(arguments: [String]) throws {
         guard let path = (try? graph.route(from: pair.0, to: pair.1))?.first else { return nil }
         return MKRoute.make(path: path, destination: pair.1)
     }
+    // What OSRM's steps=true overview=full geometries=polyline6 hands back, as text: the route with
+    // its steps and every geometry encoded, so both sides do the same work (see EncodedRoute).
+    let encoder = JSONEncoder()
+    func encoded(_ pair: (CLLocationCoordinate2D, CLLocationCoordinate2D)) -> Data? {
+        guard let route = full(pair) else { return nil }
+        return try? encoder.encode(EncodedRoute(route))
+    }
     func time<T>(_ body: ((CLLocationCoordinate2D, CLLocationCoordinate2D)) -> T?) -> (ms: [Double], failures: Int) {
         for pair in pairs { blackHole(body(pair)) }   // warm-up: page cache, allocator
         var ms: [Double] = [], failures = 0
@@ -131,6 +140,7 @@ func runRoutePairsBenchmark(arguments: [String]) throws {
     }
     let bareTimes = time(bare)
     let fullTimes = time(full)
+    let encodedTimes = time(encoded)
 
     var perPair: [Any] = []
     for pair in pairs {
@@ -155,13 +165,41 @@ func runRoutePairsBenchmark(arguments: [String]) throws {
     }
     let output: [String: Any] = ["graph": positional[0], "mode": graph.mode.rawValue, "n_pairs": pairs.count,
                                  "load_s": loadSeconds, "rss_delta_mb": currentResidentMB() - rssBefore,
-                                 "latency": ["bare": stats(bareTimes), "full": stats(fullTimes)], "per_pair": perPair]
+                                 "latency": ["bare": stats(bareTimes), "full": stats(fullTimes), "encoded": stats(encodedTimes)],
+                                 "per_pair": perPair]
     let data = try JSONSerialization.data(withJSONObject: output, options: [.sortedKeys])
     if let outPath { try data.write(to: URL(fileURLWithPath: outPath)) }
-    let bareStats = stats(bareTimes), fullStats = stats(fullTimes)
-    print(String(format: "%@: %d pairs; bare median %.4f ms p99 %.4f ms (%d failed); full median %.4f ms p99 %.4f ms",
+    let bareStats = stats(bareTimes), fullStats = stats(fullTimes), encodedStats = stats(encodedTimes)
+    print(String(format: "%@: %d pairs; bare median %.4f ms p99 %.4f ms (%d failed); full median %.4f ms p99 %.4f ms; encoded median %.4f ms p99 %.4f ms",
                  graph.mode.rawValue, pairs.count, bareStats["median_ms"] as! Double, bareStats["p99_ms"] as! Double,
-                 bareTimes.failures, fullStats["median_ms"] as! Double, fullStats["p99_ms"] as! Double))
+                 bareTimes.failures, fullStats["median_ms"] as! Double, fullStats["p99_ms"] as! Double,
+                 encodedStats["median_ms"] as! Double, encodedStats["p99_ms"] as! Double))
+}
+
+/// A route as OSRM's route service returns it with `steps=true&overview=full&geometries=polyline6`:
+/// distance, duration, the whole line and each step's line as precision-6 encoded polylines, and
+/// each step's instruction, encoded as JSON text. Timing this beside OSRM's in-process answer (which
+/// converts the same fields to Python objects) and Valhalla's JSON string compares like with like.
+struct EncodedRoute: Encodable {
+    struct Step: Encodable {
+        var distance: Double
+        var instructions: String
+        var geometry: String
+    }
+    var distance: Double
+    var duration: Double
+    var geometry: String
+    var steps: [Step]
+
+    init(_ route: MKRoute) {
+        distance = route.distance
+        duration = route.expectedTravelTime
+        geometry = (try? EncodedPolyline.encode(route.polyline.coordinates, precision: 6)) ?? ""
+        steps = route.steps.map {
+            Step(distance: $0.distance, instructions: $0.instructions,
+                 geometry: (try? EncodedPolyline.encode($0.polyline.coordinates, precision: 6)) ?? "")
+        }
+    }
 }
 
 struct BenchUsage: Error, CustomStringConvertible {
