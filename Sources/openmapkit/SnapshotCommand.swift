@@ -147,7 +147,10 @@ struct SnapshotCommand: ParsableCommand {
                 case let feature as MKGeoJSONFeature: feature.geometry.forEach(add)
                 case let line as MKPolyline: lines.append(line)
                 case let many as MKMultiPolyline: lines += many.polylines
-                case let polygon as MKPolygon: lines.append(MKPolyline(points: polygon.points() + polygon.points().prefix(1)))
+                case let polygon as MKPolygon:
+                    // Drawn as its outline: closed back to the first point unless the ring already ends there.
+                    let ring = polygon.points()
+                    lines.append(MKPolyline(points: ring.last == ring.first ? ring : ring + ring.prefix(1)))
                 case let polygons as MKMultiPolygon: polygons.polygons.forEach(add)
                 default: break
                 }

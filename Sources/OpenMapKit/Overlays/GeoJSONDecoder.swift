@@ -207,11 +207,13 @@ open class MKGeoJSONEncoder: NSObject {
         func rings(_ polygon: MKPolygon) throws -> [[GeoJSONPosition]] {
             var result: [[GeoJSONPosition]] = []
             for ring in [polygon] + (polygon.interiorPolygons ?? []) {
-                guard ring.pointCount >= 3 else {
-                    throw fail("a polygon ring needs at least 3 points, it has \(ring.pointCount)")
+                let corners = ring.pointCount - (ring.repeatsFirstPoint ? 1 : 0)
+                guard corners >= 3 else {
+                    throw fail("a polygon ring needs at least 3 corners, it has \(corners)")
                 }
                 var positions = try ring.coordinates.map(position)
-                positions.append(positions[0])
+                // GeoJSON rings end on their first position; a ring already written closed keeps its one repeat.
+                if !ring.repeatsFirstPoint { positions.append(positions[0]) }
                 result.append(positions)
             }
             return result

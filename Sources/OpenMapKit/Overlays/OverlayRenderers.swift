@@ -599,7 +599,10 @@ open class MKPolygonRenderer: MKOverlayPathRenderer, @unchecked Sendable {
 
     /// The polygon's exterior and its interior polygons (holes, by the even–odd rule).
     static func add(_ polygon: MKPolygon, to path: CGMutablePath, renderer: MKOverlayPathRenderer) {
-        renderer.addPolyline(polygon.points(), to: path, closed: true)
+        // A ring written closed ends on its first point: that point is where the path closes, not
+        // a zero-length last side (which would give the stroke a join without a direction there).
+        let points = polygon.points()
+        renderer.addPolyline(polygon.repeatsFirstPoint ? Array(points.dropLast()) : points, to: path, closed: true)
         for hole in polygon.interiorPolygons ?? [] { add(hole, to: path, renderer: renderer) }
     }
 }

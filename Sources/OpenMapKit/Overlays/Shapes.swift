@@ -210,7 +210,8 @@ open class MKMultiPoint: MKShape, MKGeoJSONObject {
     /// The unit distance along the shape of the point at `index`: 0 at the first point, 1 at the
     /// end of the shape (MapKit's `location(atPointIndex:)`, which positions the colour stops of
     /// `MKGradientPolylineRenderer`). Lengths are measured in map points, the plane the renderer
-    /// draws in. A polygon's outline includes its closing side, so its last point is below 1.
+    /// draws in. A polygon's outline includes its closing side, so its last point is below 1
+    /// (at 1 when the ring repeats its first point at the end: the closing side ends there).
     /// A shape of zero length gives 0 for every point. For metres along the shape, see
     /// ``distance(atPointIndex:)``.
     public func location(atPointIndex index: Int) -> CGFloat {
@@ -350,8 +351,11 @@ open class MKMultiPolyline: MKShape, MKOverlay, MKGeoJSONObject {
 /// A closed polygon (MapKit's `MKPolygon`): points joined in order and the last joined back to
 /// the first.
 ///
-/// - The ring is closed implicitly: don't repeat the first point at the end. If the input does
-///   (as GeoJSON rings do), the repeat is dropped, so ``MKMultiPoint/pointCount`` counts corners.
+/// - The ring is closed implicitly: the last point is joined back to the first. The points are
+///   kept as given, as MapKit keeps them: a ring that repeats its first point at the end (as
+///   GeoJSON rings do) keeps the repeat, and ``MKMultiPoint/pointCount`` counts it. Drawing, the
+///   outline's length and GeoJSON encoding treat such a repeat as the closing point, not as an
+///   extra side.
 /// - ``interiorPolygons`` cut holes. Filling follows the even-odd rule: a point is inside when a
 ///   ray from it crosses the outline and the holes' outlines an odd number of times, so
 ///   overlapping holes fill in again and a self-intersecting outline leaves its doubly covered
@@ -363,12 +367,12 @@ open class MKPolygon: MKMultiPoint, MKOverlay {
 
     public init(points: [MKMapPoint], interiorPolygons: [MKPolygon]?) {
         self.interiorPolygons = interiorPolygons
-        super.init(points: MKPolygon.droppingClosingRepeat(points))
+        super.init(points: points)
     }
 
     public init(coordinates: [CLLocationCoordinate2D], interiorPolygons: [MKPolygon]?) {
         self.interiorPolygons = interiorPolygons
-        super.init(coordinates: MKPolygon.droppingClosingRepeat(coordinates))
+        super.init(coordinates: coordinates)
     }
 
     public override convenience init() {
@@ -395,9 +399,10 @@ open class MKPolygon: MKMultiPoint, MKOverlay {
 
     override var isClosed: Bool { true }
 
-    private static func droppingClosingRepeat<T: Equatable>(_ ring: [T]) -> [T] {
-        guard ring.count >= 2, ring.first == ring.last else { return ring }
-        return Array(ring.dropLast())
+    /// Whether the last point repeats the first (the ring is written closed, as GeoJSON writes it).
+    var repeatsFirstPoint: Bool {
+        let points = points()
+        return points.count >= 2 && points.first == points.last
     }
 }
 

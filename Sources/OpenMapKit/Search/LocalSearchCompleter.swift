@@ -152,8 +152,23 @@ public final class MKLocalSearchCompleter: NSObject, @unchecked Sendable {
     private var searching = false
     private var settings = Settings()
     private let workQueue = DispatchQueue(label: "OpenMapKit.MKLocalSearchCompleter")
+    /// Runs the completion of a typed fragment once it has been still for the debounce interval:
+    /// the completer's only use of time. By default a timer on the completer's own queue; tests
+    /// install a clock they step themselves, so debouncing is checked without waiting in real time.
+    typealias DebounceScheduler = @Sendable (_ delay: TimeInterval, _ work: @escaping @Sendable () -> Void) -> Void
+    private var scheduler: DebounceScheduler
 
-    public override init() { super.init() }
+    public override init() {
+        let queue = workQueue
+        scheduler = { delay, work in queue.asyncAfter(deadline: .now() + delay, execute: work) }
+        super.init()
+    }
+
+    /// Replaces the debounce timer (see ``scheduler``); set before the first fragment is typed.
+    var debounceScheduler: DebounceScheduler {
+        get { lock.withLock { scheduler } }
+        set { lock.withLock { scheduler = newValue } }
+    }
 
     /// Receives the results; held weakly, as MapKit does.
     public var delegate: (any MKLocalSearchCompleterDelegate)? {
@@ -255,13 +270,13 @@ public final class MKLocalSearchCompleter: NSObject, @unchecked Sendable {
     }
 
     private func schedule() {
-        let (ticket, text, settings) = lock.withLock { () -> (Int, String, Settings) in
+        let (ticket, text, settings, scheduler) = lock.withLock { () -> (Int, String, Settings, DebounceScheduler) in
             generation += 1
             searching = true
-            return (generation, fragment, self.settings)
+            return (generation, fragment, self.settings, self.scheduler)
         }
         let delay = settings.debounceInterval.isFinite ? max(settings.debounceInterval, 0) : 0
-        workQueue.asyncAfter(deadline: .now() + delay) { [weak self] in
+        scheduler(delay) { [weak self] in
             self?.complete(text, settings: settings, ticket: ticket)
         }
     }

@@ -158,9 +158,9 @@ final class RenderPoolTests: XCTestCase {
         let pool = RenderPool(workers: 1, queueLimit: 1)
         let gate = DispatchSemaphore(value: 0)
         let first = Task { try await pool.run { gate.wait(); return 1 } }
-        while pool.statistics.running < 1 { try await Task.sleep(nanoseconds: 1_000_000) }
+        try await waitUntil("the first job runs") { pool.statistics.running >= 1 }
         let second = Task { try await pool.run { 2 } }
-        while pool.statistics.queued < 1 { try await Task.sleep(nanoseconds: 1_000_000) }
+        try await waitUntil("the second job is queued") { pool.statistics.queued >= 1 }
         do {
             _ = try await pool.run { 3 }
             XCTFail("a full queue must refuse work")
@@ -174,5 +174,17 @@ final class RenderPoolTests: XCTestCase {
         XCTAssertEqual(pool.statistics.rejected, 1)
         XCTAssertEqual(pool.statistics.completed, 2)
         XCTAssertEqual(pool.statistics.running, 0)
+    }
+
+    /// Polls the pool's statistics until another task has brought it to a state (the pool has no
+    /// hook that signals it), failing after 60 s instead of hanging.
+    private struct NeverHappened: Error { var what: String }
+
+    private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(60)
+        while !condition() {
+            guard Date() < deadline else { throw NeverHappened(what: what) }
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
     }
 }

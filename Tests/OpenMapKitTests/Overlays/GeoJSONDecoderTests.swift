@@ -56,12 +56,14 @@ final class GeoJSONDecoderTests: XCTestCase {
         XCTAssertEqual(lines.polylines[1].coordinates, [coord(6, 5), coord(8, 7)])
 
         let polygon = try XCTUnwrap(try decode(#"{"type":"Polygon","coordinates":[[[0,0],[10,0],[10,10],[0,10],[0,0]]]}"#).first as? MKPolygon)
-        XCTAssertEqual(polygon.pointCount, 4)   // closing point dropped
+        // As MapKit: the ring's points as written, its closing repeat of the first included.
+        XCTAssertEqual(polygon.pointCount, 5)
+        XCTAssertEqual(polygon.coordinates, [coord(0, 0), coord(0, 10), coord(10, 10), coord(10, 0), coord(0, 0)])
         XCTAssertNil(polygon.interiorPolygons)
 
         let polygons = try XCTUnwrap(try decode(#"{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],[0,0]]],[[[5,5],[6,5],[6,6],[5,5]]]]}"#).first as? MKMultiPolygon)
         XCTAssertEqual(polygons.polygons.count, 2)
-        XCTAssertEqual(polygons.polygons[1].coordinates, [coord(5, 5), coord(5, 6), coord(6, 6)])
+        XCTAssertEqual(polygons.polygons[1].coordinates, [coord(5, 5), coord(5, 6), coord(6, 6), coord(5, 5)])
 
         let collection = try decode(#"{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,2]},{"type":"GeometryCollection","geometries":[{"type":"LineString","coordinates":[[0,0],[1,1]]},{"type":"Point","coordinates":[3,4]}]}]}"#)
         XCTAssertEqual(collection.count, 3)   // flattened
@@ -114,11 +116,11 @@ final class GeoJSONDecoderTests: XCTestCase {
     func testPolygonHoles() throws {
         let text = #"{"type":"Polygon","coordinates":[[[0,0],[10,0],[10,10],[0,10],[0,0]],[[2,2],[2,4],[4,4],[4,2],[2,2]],[[6,6],[6,8],[8,8],[6,6]]]}"#
         let polygon = try XCTUnwrap(try decode(text).first as? MKPolygon)
-        XCTAssertEqual(polygon.coordinates, [coord(0, 0), coord(0, 10), coord(10, 10), coord(10, 0)])
+        XCTAssertEqual(polygon.coordinates, [coord(0, 0), coord(0, 10), coord(10, 10), coord(10, 0), coord(0, 0)])
         let holes = try XCTUnwrap(polygon.interiorPolygons)
         XCTAssertEqual(holes.count, 2)
-        XCTAssertEqual(holes[0].coordinates, [coord(2, 2), coord(4, 2), coord(4, 4), coord(2, 4)])
-        XCTAssertEqual(holes[1].pointCount, 3)
+        XCTAssertEqual(holes[0].coordinates, [coord(2, 2), coord(4, 2), coord(4, 4), coord(2, 4), coord(2, 2)])
+        XCTAssertEqual(holes[1].pointCount, 4)
         XCTAssertEqual(polygon.boundingMapRect,
                        MKMapRect(corner: MKMapPoint(coord(10, 0)), corner: MKMapPoint(coord(0, 10))))
     }
@@ -259,6 +261,17 @@ final class GeoJSONDecoderTests: XCTestCase {
         XCTAssertEqual(mixed.count, 2)
         XCTAssertTrue(mixed.allSatisfy { $0 is MKGeoJSONFeature })
 
+        // A polygon built open is written closed; one built closed keeps its single closing position.
+        let open = MKPolygon(coordinates: [coord(0, 0), coord(0, 1), coord(1, 1)])
+        let closed = MKPolygon(coordinates: [coord(0, 0), coord(0, 1), coord(1, 1), coord(0, 0)])
+        for polygon in [open, closed] {
+            XCTAssertEqual(String(decoding: try MKGeoJSONEncoder().encode(polygon), as: UTF8.self),
+                           #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}"#)
+        }
+        // Three points of which the last repeats the first are two corners, not a ring.
+        XCTAssertThrowsError(try MKGeoJSONEncoder().encode(MKPolygon(coordinates: [coord(0, 0), coord(0, 1), coord(0, 0)]))) { error in
+            XCTAssertTrue((error as? MKError)?.reason?.contains("3 corners") ?? false, "\(error)")
+        }
         XCTAssertThrowsError(try MKGeoJSONEncoder().encode(MKPolyline(coordinates: [coord(1, 1)]))) { error in
             XCTAssertEqual((error as? MKError)?.code, .unknown)
         }

@@ -96,6 +96,39 @@ final class OverlayRendererTests: XCTestCase {
         assertColor(shot.image.color(at: CGPoint(x: Double(c.x) + radiusPoints * 1.3, y: Double(c.y))), near: .white)
     }
 
+    /// A ring written closed (its first point repeated at the end, kept as MapKit keeps it) draws
+    /// exactly like the same ring written open: the repeat is where the outline closes, so the
+    /// stroke's mitred corner there is the same, not a join against a zero-length side.
+    func testPolygonWrittenClosedDrawsLikeTheOpenRing() async throws {
+        let corners = [offset(-0.002, -0.003), offset(-0.002, 0.003), offset(0.002, 0.003), offset(0.002, -0.003)]
+        var shots: [MKMapSnapshotter.Snapshot] = []
+        for ring in [corners, corners + [corners[0]]] {
+            let options = options()
+            options.addOverlay(MKTileOverlayRenderer(tileOverlay: try blankBase()))
+            let polygon = MKPolygon(coordinates: ring)
+            XCTAssertEqual(polygon.pointCount, ring.count)
+            let renderer = MKPolygonRenderer(polygon: polygon)
+            renderer.fillColor = .blue
+            renderer.strokeColor = magenta
+            renderer.lineWidth = 10
+            renderer.lineJoin = .miter
+            options.addOverlay(renderer)
+            shots.append(try await snapshot(options))
+        }
+        let corner = shots[0].point(for: corners[0])
+        assertColor(shots[0].image.color(at: corner), near: magenta, "the outline at the first corner")
+        var compared = 0
+        for dy in stride(from: -12.0, through: 12, by: 1) {
+            for dx in stride(from: -12.0, through: 12, by: 1) {
+                let p = CGPoint(x: corner.x + dx, y: corner.y + dy)
+                let open = try XCTUnwrap(shots[0].image.color(at: p)), closed = try XCTUnwrap(shots[1].image.color(at: p))
+                XCTAssertTrue(isColor(closed, near: open, tolerance: 0.01), "at \(dx), \(dy) from the first corner: \(closed) vs \(open)")
+                compared += 1
+            }
+        }
+        XCTAssertEqual(compared, 625)
+    }
+
     func testGradientPolylineChangesColourAlongItsLengthAndStrokeEndCutsIt() async throws {
         let start = offset(0, -0.004), end = offset(0, 0.004)
         let line = MKPolyline(coordinates: [start, end])

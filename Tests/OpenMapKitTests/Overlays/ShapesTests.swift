@@ -123,8 +123,15 @@ final class ShapesTests: XCTestCase {
         let open = MKPolygon(coordinates: [coord(0, 0), coord(0, 10), coord(10, 10), coord(10, 0)])
         let closed = MKPolygon(coordinates: [coord(0, 0), coord(0, 10), coord(10, 10), coord(10, 0), coord(0, 0)])
         XCTAssertEqual(open.pointCount, 4)
-        XCTAssertEqual(closed.pointCount, 4)   // the repeat of the first point is dropped
-        XCTAssertEqual(open.points(), closed.points())
+        // MapKit keeps the points it is given: a ring written closed keeps its repeated first point.
+        XCTAssertEqual(closed.pointCount, 5)
+        XCTAssertEqual(Array(closed.points().prefix(4)), open.points())
+        XCTAssertEqual(closed.points().last, closed.points().first)
+        XCTAssertEqual(closed.boundingMapRect, open.boundingMapRect)
+        // The outline has the same length either way: the repeat ends the closing side, it adds no side.
+        XCTAssertEqual(closed.location(atPointIndex: 3), open.location(atPointIndex: 3), accuracy: 1e-12)
+        XCTAssertEqual(closed.location(atPointIndex: 4), 1)
+        XCTAssertLessThan(open.location(atPointIndex: 3), 1)
         XCTAssertNil(open.interiorPolygons)
         let hole = MKPolygon(coordinates: [coord(2, 2), coord(2, 4), coord(4, 4)])
         let withHole = MKPolygon(coordinates: [coord(0, 0), coord(0, 10), coord(10, 10), coord(10, 0)], count: 4,
@@ -133,7 +140,11 @@ final class ShapesTests: XCTestCase {
         XCTAssertEqual(withHole.interiorPolygons?.first?.pointCount, 3)
         XCTAssertEqual(withHole.boundingMapRect, open.boundingMapRect)
         let points = open.points()
-        XCTAssertEqual(MKPolygon(points: points + [points[0]], count: 5, interiorPolygons: nil).pointCount, 4)
+        XCTAssertEqual(MKPolygon(points: points + [points[0]], count: 5, interiorPolygons: nil).pointCount, 5)
+        var closedCoordinates = open.coordinates + [open.coordinates[0]]
+        let fromPointer = MKPolygon(coordinates: &closedCoordinates, count: 5, interiorPolygons: nil)
+        XCTAssertEqual(fromPointer.pointCount, 5)
+        XCTAssertEqual(fromPointer.coordinates, closedCoordinates)
         XCTAssertEqual(MKPolygon(points: points, count: 4).pointCount, 4)
         XCTAssertEqual(MKPolygon().pointCount, 0)
     }

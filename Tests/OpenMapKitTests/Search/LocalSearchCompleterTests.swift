@@ -9,39 +9,69 @@ final class LocalSearchCompleterTests: XCTestCase {
     final class Recorder: MKLocalSearchCompleterDelegate, @unchecked Sendable {
         private let lock = NSLock()
         private var events: [(fragment: String, results: [MKLocalSearchCompletion]?, error: (any Error)?)] = []
-        var onEvent: (() -> Void)?
 
         func completerDidUpdateResults(_ completer: MKLocalSearchCompleter) {
             lock.withLock { events.append((completer.queryFragment, completer.results, nil)) }
-            onEvent?()
         }
 
         func completer(_ completer: MKLocalSearchCompleter, didFailWithError error: any Error) {
             lock.withLock { events.append((completer.queryFragment, nil, error)) }
-            onEvent?()
         }
 
         var recorded: [(fragment: String, results: [MKLocalSearchCompletion]?, error: (any Error)?)] { lock.withLock { events } }
     }
+
+    /// The completer's debounce timer, stepped by the test: time passes only in ``advance(by:)``,
+    /// which runs (on the calling thread, in deadline order) every completion that has come due.
+    final class SteppedClock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var now: TimeInterval = 0
+        private var pending: [(due: TimeInterval, order: Int, work: @Sendable () -> Void)] = []
+        private var scheduled = 0
+
+        var scheduler: MKLocalSearchCompleter.DebounceScheduler {
+            { [self] delay, work in
+                lock.withLock {
+                    pending.append((now + delay, scheduled, work))
+                    scheduled += 1
+                }
+            }
+        }
+
+        /// Completions scheduled and not yet run.
+        var pendingCount: Int { lock.withLock { pending.count } }
+
+        func advance(by seconds: TimeInterval) {
+            let due = lock.withLock { () -> [@Sendable () -> Void] in
+                now += seconds
+                let ready = pending.filter { $0.due <= now }.sorted { ($0.due, $0.order) < ($1.due, $1.order) }
+                pending.removeAll { $0.due <= now }
+                return ready.map(\.work)
+            }
+            for work in due { work() }
+        }
+    }
+
+    let clock = SteppedClock()
 
     func makeCompleter(_ recorder: Recorder) throws -> MKLocalSearchCompleter {
         let completer = MKLocalSearchCompleter()
         completer.dataSource = try MonacoBundle.dataSource()
         completer.delegateQueue = DispatchQueue(label: "completer-test")
         completer.delegate = recorder
+        completer.debounceScheduler = clock.scheduler
         return completer
     }
 
-    /// Sets the fragment(s) and waits for one delegate call, then a little longer for stray ones.
+    /// Sets the fragment(s), lets the debounce interval pass on the stepped clock, and waits for
+    /// the delegate queue to deliver what that produced: exactly one delegate call.
     func type(_ fragments: [String], into completer: MKLocalSearchCompleter, recorder: Recorder) {
         let before = recorder.recorded.count
-        let called = expectation(description: "delegate called")
-        called.assertForOverFulfill = false
-        recorder.onEvent = { called.fulfill() }
         for fragment in fragments { completer.queryFragment = fragment }
-        wait(for: [called], timeout: 60)
-        Thread.sleep(forTimeInterval: completer.debounceInterval + 0.3)
-        recorder.onEvent = nil
+        clock.advance(by: completer.debounceInterval)
+        XCTAssertEqual(clock.pendingCount, 0)
+        // The completion has run; its delegate call is queued on the (serial) delegate queue.
+        completer.delegateQueue.sync {}
         XCTAssertEqual(recorder.recorded.count, before + 1, "one delegate call for \(fragments)")
     }
 
@@ -49,7 +79,13 @@ final class LocalSearchCompleterTests: XCTestCase {
         let recorder = Recorder()
         let completer = try makeCompleter(recorder)
         completer.debounceInterval = 0.2
-        type(["C", "Ca", "Cas", "Casino de Mo"], into: completer, recorder: recorder)
+        // A fragment is not searched before it has been still for the interval.
+        completer.queryFragment = "C"
+        clock.advance(by: 0.1)
+        completer.delegateQueue.sync {}
+        XCTAssertEqual(recorder.recorded.count, 0, "searched before the debounce interval passed")
+        XCTAssertTrue(completer.isSearching)
+        type(["Ca", "Cas", "Casino de Mo"], into: completer, recorder: recorder)
         let event = try XCTUnwrap(recorder.recorded.last)
         XCTAssertEqual(event.fragment, "Casino de Mo", "only the last fragment is searched")
         let results = try XCTUnwrap(event.results)
@@ -116,7 +152,10 @@ final class LocalSearchCompleterTests: XCTestCase {
         XCTAssertTrue(completer.isSearching)
         completer.cancel()
         XCTAssertFalse(completer.isSearching)
-        Thread.sleep(forTimeInterval: 0.8)
+        // The debounce interval passes and the cancelled completion's timer fires: nothing is delivered.
+        clock.advance(by: 0.3)
+        XCTAssertEqual(clock.pendingCount, 0)
+        completer.delegateQueue.sync {}
         XCTAssertEqual(recorder.recorded.count, count, "a cancelled completion is not delivered")
     }
 
