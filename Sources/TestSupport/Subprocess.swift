@@ -27,7 +27,8 @@ public func runProcess(_ program: String, _ arguments: [String], input: Data = D
     process.standardOutput = stdout
     process.standardError = stderr
     try process.run()
-    // Read both pipes while the child runs, so a chatty child cannot fill one and stall.
+    // Feed the input and read both pipes at the same time, so a child that answers line by line
+    // (GeodSolve) cannot fill its output pipe while we are still writing its input, and stall.
     let group = DispatchGroup()
     nonisolated(unsafe) var errorData = Data()
     group.enter()
@@ -35,8 +36,12 @@ public func runProcess(_ program: String, _ arguments: [String], input: Data = D
         errorData = stderr.fileHandleForReading.readDataToEndOfFile()
         group.leave()
     }
-    stdin.fileHandleForWriting.write(input)
-    try stdin.fileHandleForWriting.close()
+    group.enter()
+    DispatchQueue.global().async {
+        stdin.fileHandleForWriting.write(input)
+        try? stdin.fileHandleForWriting.close()
+        group.leave()
+    }
     let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
     group.wait()
     process.waitUntilExit()
