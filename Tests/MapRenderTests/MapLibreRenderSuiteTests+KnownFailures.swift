@@ -198,7 +198,6 @@ extension MapLibreRenderSuiteTests {
         "text-visibility/visible": "mismatch 0.02873 (allowed 0.00500): labels differ from MapLibre's: glyph outlines and advances (FreeType Open Sans here, SDF glyph sets in MapLibre) and hence line breaks, anchors and collisions, beyond the 0.005 text tolerance",
         "tilejson-bounds/default": "mismatch 0.05908 (allowed 0.00025): source bounds: tiles outside the TileJSON bounds are drawn, MapLibre requests none there",
         "tilejson-bounds/overwrite-bounds": "mismatch 0.05908 (allowed 0.00025): source bounds: tiles outside the TileJSON bounds are drawn, MapLibre requests none there",
-        "tms/tms": "mismatch 0.40811 (allowed 0.00025): TMS tile scheme: the rows are not flipped, so the wrong tiles are drawn",
         "within/filter-with-inlined-geojson": "mismatch 0.01270 (allowed 0.00025): labels differ from MapLibre's: glyph outlines and advances (FreeType Open Sans here, SDF glyph sets in MapLibre) and hence line breaks, anchors and collisions, beyond the 0.005 text tolerance",
         "within/layout-text": "mismatch 0.01953 (allowed 0.00500): labels differ from MapLibre's: glyph outlines and advances (FreeType Open Sans here, SDF glyph sets in MapLibre) and hence line breaks, anchors and collisions, beyond the 0.005 text tolerance",
         "within/paint-circle": "mismatch 0.01172 (allowed 0.00025): labels differ from MapLibre's: glyph outlines and advances (FreeType Open Sans here, SDF glyph sets in MapLibre) and hence line breaks, anchors and collisions, beyond the 0.005 text tolerance",
