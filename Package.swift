@@ -103,7 +103,10 @@ let package = Package(
         .testTarget(name: "MapRoutingTests", dependencies: ["MapGeometry", "MapFormats", "MapRouting", "MapBundle", "MapImport", "TestSupport"],
                     exclude: ["OSRMFeatures-skipped.md"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "TestSupport"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapGeometry", "MapFormats", "MapStyle", "MapRender", "MapBundle", "TestSupport"]),
+        // MapLibreRenderSuite is test data (MapLibre's render tests with their assets), read from the
+        // source tree by MapLibreRenderSuiteTests, not compiled or bundled.
+        .testTarget(name: "MapRenderTests", dependencies: ["MapGeometry", "MapFormats", "MapStyle", "MapRender", "MapBundle", "TestSupport"],
+                    exclude: ["MapLibreRenderSuite"]),
         .testTarget(name: "OpenMapKitTests", dependencies: ["MapFormats", "MapSearch", "MapRouting", "MapBundle", "MapStyle", "MapRender",
                                                           "OpenMapKit", "TestSupport"]),
         .testTarget(name: "MapServerTests", dependencies: ["MapGeometry", "MapFormats", "MapStyle", "MapRender", "OpenMapKit",

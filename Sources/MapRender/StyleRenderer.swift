@@ -431,9 +431,18 @@ public final class StyleRenderer {
     /// before Cairo allocates its surface (a small file can claim gigabytes of pixels).
     public static let maximumRasterTileSide = 4096
 
+    /// The loader's bytes for a tile. A `"scheme": "tms"` source numbers its rows from the south,
+    /// so the loader is asked for the flipped row (MapLibre's render test tms/tms).
+    private func tileBytes(_ sourceID: String, _ id: TileID) -> [UInt8]? {
+        guard style.sources.first(where: { $0.id == sourceID })?.source.scheme == "tms", let flipped = TileID(z: id.z, x: id.x, tmsY: id.y) else {
+            return loader.tile(sourceID, id)
+        }
+        return loader.tile(sourceID, flipped)
+    }
+
     /// A raster tile's image; nil when missing, or undecodable (then noted in `tileFailures`).
     private func rasterImage(_ key: TileKey) -> RenderImage? {
-        guard let bytes = loader.tile(key.source, key.tile) else { return nil }
+        guard let bytes = tileBytes(key.source, key.tile) else { return nil }
         // PNG: 8-byte signature, then the IHDR chunk's length and type, then width and height.
         if bytes.count >= 24, bytes[12..<16].elementsEqual("IHDR".utf8) {
             func be32(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
@@ -458,7 +467,7 @@ public final class StyleRenderer {
         if let cached = tileCache[key] {
             tile = cached
         } else {
-            if let bytes = loader.tile(sourceID, id) {
+            if let bytes = tileBytes(sourceID, id) {
                 var decoder = VectorTileDecoder(maxInflatedSize: maximumInflatedTileSize)
                 do { tile = try decoder.decode(bytes) } catch {
                     tile = nil
