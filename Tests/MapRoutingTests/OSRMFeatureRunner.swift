@@ -102,7 +102,11 @@ struct OSRMFeatureRunner {
                     let t = lines[i].trimmingCharacters(in: .whitespaces)
                     if t.hasPrefix("#") { i += 1; continue }
                     guard t.hasPrefix("|") else { break }
-                    var cells = t.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+                    // Gherkin escapes a pipe inside a cell as `\|` (turn:lanes values) and a backslash as `\\`.
+                    let escaped = t.replacingOccurrences(of: "\\\\", with: "\u{1}").replacingOccurrences(of: "\\|", with: "\u{2}")
+                    var cells = escaped.split(separator: "|", omittingEmptySubsequences: false).map {
+                        $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\u{2}", with: "|").replacingOccurrences(of: "\u{1}", with: "\\")
+                    }
                     cells.removeFirst()
                     if cells.last == "" { cells.removeLast() }
                     rows.append(cells)
