@@ -482,12 +482,13 @@ struct OSRMFeatureRunner {
                     if !value.isEmpty { nodeTags.append((String(column.dropFirst(5)), value)) }
                 } else if column.hasSuffix("_rate") {
                     continue // OSRM's weight per metre: we have no weights
-                } else if !value.isEmpty {
+                } else if !value.isEmpty && value != "(nil)" {
                     wayTags.append((column, value))
                 }
             }
         }
-        if !wayTags.contains(where: { $0.key == "highway" }) { wayTags.append(("highway", "primary")) }
+        // The highway defaults to primary; `(nil)` means no highway tag at all.
+        if !wayTags.contains(where: { $0.key == "highway" }) && table.value(row, "highway") != "(nil)" { wayTags.append(("highway", "primary")) }
         wayTags.append(("name", "w"))
         let collector = RoadNetworkCollector()
         collector.add(way: OSMWay(id: 1, nodeRefs: [1, 2, 3], tags: wayTags))
