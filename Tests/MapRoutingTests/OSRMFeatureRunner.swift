@@ -368,12 +368,15 @@ struct OSRMFeatureRunner {
     /// OSRM's `turns` cell entry ("turn left", "new name straight", "roundabout-exit-2") as the
     /// manoeuvre our instructions can express. Our wording has no end-of-road, new-name or
     /// on-ramp distinction, so those become the bare direction, as our "Turn left" or
-    /// "Continue" (straight) would say them.
+    /// "Continue" (straight) would say them. The full mapping is in the header of
+    /// OSRMFeatures-known-failures.md.
     static func turnToken(osrm: String) -> String {
         if osrm == "depart" || osrm == "arrive" { return osrm }
         if let range = osrm.range(of: #"exit-(\d+)$"#, options: .regularExpression) {
             return "roundabout-exit-" + osrm[range].dropFirst("exit-".count)
         }
+        // Arriving inside the roundabout: OSRM has no exit number, we say "Enter the roundabout".
+        if osrm.hasSuffix("-exit-undefined") { return "roundabout" }
         guard let modifier = osrmModifiers.first(where: { osrm.hasSuffix(" " + $0) }) else {
             return ["roundabout", "rotary"].contains(osrm) ? "roundabout" : osrm
         }

@@ -68,6 +68,14 @@ final class OSRMFeaturesTests: XCTestCase {
             print("osrm-features \(line)")
         }
         print("osrm-features per folder: " + totals.joined(separator: "; "))
+        // Which column each failing scenario first fails on, for a sense of where the gaps are.
+        var categories: [String: Int] = [:]
+        for failure in failures {
+            let column = ["route", "turns", "modes", "distance", "time", "speed"].first { failure.reason.contains(" \($0): ") }
+            categories[column ?? (failure.reason.hasPrefix("build") ? "build" : "routability"), default: 0] += 1
+        }
+        print("osrm-features failing scenarios by first failing column: "
+              + categories.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
 
         skippedReport += ["", "## Rows and columns not compared inside scenarios that ran", ""] + notes
         let packageRoot = TestData.packageRoot
