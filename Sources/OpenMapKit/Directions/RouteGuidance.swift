@@ -84,8 +84,12 @@ enum RouteGuidance {
         }
 
         var i = 0
+        // The last name the route ran along: going straight on from an unnamed stretch (a
+        // bridge, a crossing) back onto that street is no new street to announce.
+        var lastName: String? = nil
         while i < segments.count {
             let current = segments[i]
+            if let name = displayName(current) { lastName = name }
             if !current.isRoundabout && !current.isFerry {
                 events += turnsWithinSegment(current, coordinates: path.coordinates)
             }
@@ -152,7 +156,7 @@ enum RouteGuidance {
                 events.append(Event(index: at, text: "Keep \(side)" + onto, notice: notice(for: next)))
             } else if abs(angle) < straight || (others.isEmpty && abs(angle) < bendWorthSaying) {
                 // Straight on (or the road simply bends): only a new name is worth a word.
-                if renamed, let nextName {
+                if renamed, let nextName, !(currentName == nil && nextName == lastName) {
                     events.append(Event(index: at, text: "Continue onto \(nextName)", notice: notice(for: next)))
                 } else if next.isToll && !current.isToll {
                     events.append(Event(index: at, text: "Continue" + onto, notice: notice(for: next)))
