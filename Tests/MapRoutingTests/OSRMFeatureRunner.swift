@@ -98,9 +98,20 @@ struct OSRMFeatureRunner {
                 docString = body
             } else {
                 var rows: [[String]] = []
+                // Blank lines and comments may stand before or inside a table (Cucumber's parser
+                // skips them); a blank line ends the step only when no table row follows.
+                func rowFollows(_ from: Int) -> Bool {
+                    var k = from
+                    while k < lines.count {
+                        let t = lines[k].trimmingCharacters(in: .whitespaces)
+                        if t.isEmpty || t.hasPrefix("#") { k += 1; continue }
+                        return t.hasPrefix("|")
+                    }
+                    return false
+                }
                 while i < lines.count {
                     let t = lines[i].trimmingCharacters(in: .whitespaces)
-                    if t.hasPrefix("#") { i += 1; continue }
+                    if t.hasPrefix("#") || (t.isEmpty && rowFollows(i)) { i += 1; continue }
                     guard t.hasPrefix("|") else { break }
                     // Gherkin escapes a pipe inside a cell as `\|` (turn:lanes values) and a backslash as `\\`.
                     let escaped = t.replacingOccurrences(of: "\\\\", with: "\u{1}").replacingOccurrences(of: "\\|", with: "\u{2}")
@@ -205,7 +216,8 @@ struct OSRMFeatureRunner {
     static let comparedColumns: Set<String> = ["route", "turns", "modes", "distance", "time", "speed"]
 
     func run(_ scenario: Scenario, notes: inout [String]) -> Outcome {
-        var profile: String? = nil
+        // OSRM's harness routes with the bicycle profile unless the scenario names another.
+        var profile: String? = "bicycle"
         var grid = 100.0
         var origin = (longitude: 1.0, latitude: 1.0)
         var nodeMap: [String] = []
