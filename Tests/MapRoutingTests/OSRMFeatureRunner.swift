@@ -69,7 +69,9 @@ struct OSRMFeatureRunner {
             if line.hasPrefix("@") { pendingTags += line.split(separator: " ").map(String.init); continue }
             if line.hasPrefix("Feature:") { featureTags = pendingTags; pendingTags = []; continue }
             if line.isEmpty || line.hasPrefix("#") { continue }
-            if line.hasPrefix("Background") { inBackground = true; pendingTags = []; continue }
+            // A "Background:" line inside a scenario (car/classes.feature has some) changes
+            // nothing: the steps after it are still the scenario's.
+            if line.hasPrefix("Background") { inBackground = current == nil; pendingTags = []; continue }
             if line.hasPrefix("Scenario") {
                 if let c = current { scenarios.append(c) }
                 inBackground = false
