@@ -100,8 +100,9 @@ let package = Package(
         .testTarget(name: "MapImportTests", dependencies: ["MapGeometry", "MapFormats", "MapBundle", "MapImport", "TestSupport"]),
         .testTarget(name: "MapSearchTests", dependencies: ["MapGeometry", "MapSearch", "MapBundle", "MapImport", "TestSupport"],
                     exclude: ["Relevance"]),
-        .testTarget(name: "MapRoutingTests", dependencies: ["MapGeometry", "MapFormats", "MapRouting", "MapBundle", "MapImport", "TestSupport"],
-                    exclude: ["OSRMFeatures-skipped.md"]),
+        .testTarget(name: "MapRoutingTests", dependencies: ["MapGeometry", "MapFormats", "MapRouting", "MapBundle", "MapImport", "OpenMapKit",
+                                                          "TestSupport"],
+                    exclude: ["OSRMFeatures-skipped.md", "OSRMFeatures-known-failures.md"]),
         .testTarget(name: "MapStyleTests", dependencies: ["MapStyle", "TestSupport"]),
         // MapLibreRenderSuite is test data (MapLibre's render tests with their assets), read from the
         // source tree by MapLibreRenderSuiteTests, not compiled or bundled.

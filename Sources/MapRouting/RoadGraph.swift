@@ -119,10 +119,13 @@ public final class RoadGraph: Sendable {
     private func endpoints(_ from: CLLocationCoordinate2D, _ to: CLLocationCoordinate2D) throws(RoutingError) -> (Snap, Snap) {
         try validate(from, "source")
         try validate(to, "destination")
-        guard let source = g.nearest(from) else {
+        // A route starts and ends on a road, not on a ferry line (as OSRM's startpoints): a ferry
+        // is snapped to only where no road is in reach.
+        let notFerry: (Int) -> Bool = { [g] in g.flags(ofEdge: $0) & WayFlags.ferry == 0 }
+        guard let source = g.nearest(from, accepting: notFerry) ?? g.nearest(from) else {
             throw RoutingError.noRoadNearby("no road for \(mode.rawValue) within \(Int(GraphData.maximumSnapDistance / 1000)) km of the source \(from)")
         }
-        guard let target = g.nearest(to) else {
+        guard let target = g.nearest(to, accepting: notFerry) ?? g.nearest(to) else {
             throw RoutingError.noRoadNearby("no road for \(mode.rawValue) within \(Int(GraphData.maximumSnapDistance / 1000)) km of the destination \(to)")
         }
         if source.edge == target.edge && abs(source.offset - target.offset) < 1

@@ -190,6 +190,10 @@ public enum RoadProfiles {
         switch mode {
         case .automobile:
             if klass == "steps" { return .closed }
+            // As OSRM's car profile: a road under construction (not merely widened), an
+            // emergency-access service road and an impassable surface are no roads for a car.
+            if let construction = way.value(for: "construction"), !["no", "widening", "minor"].contains(construction) { return .closed }
+            if way.value(for: "service") == "emergency_access" || way.value(for: "smoothness") == "impassable" { return .closed }
             if isFerry {
                 speed = 5
             } else if let classSpeed = carSpeeds[klass] {
@@ -212,6 +216,8 @@ public enum RoadProfiles {
                 return .closed
             }
         case .cycling:
+            // A motorroad (Kraftfahrstraße) is for motor vehicles only.
+            if way.value(for: "motorroad") == "yes" && !explicit { return .closed }
             if isFerry || cyclingClasses.contains(klass) || explicit {
                 speed = cyclingSpeed
             } else if pushingClasses.contains(klass) && footAllowed {

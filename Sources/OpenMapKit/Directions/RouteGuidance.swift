@@ -84,8 +84,12 @@ enum RouteGuidance {
         }
 
         var i = 0
+        // The last name the route ran along: going straight on from an unnamed stretch (a
+        // bridge, a crossing) back onto that street is no new street to announce.
+        var lastName: String? = nil
         while i < segments.count {
             let current = segments[i]
+            if let name = displayName(current) { lastName = name }
             if !current.isRoundabout && !current.isFerry {
                 events += turnsWithinSegment(current, coordinates: path.coordinates)
             }
@@ -152,7 +156,7 @@ enum RouteGuidance {
                 events.append(Event(index: at, text: "Keep \(side)" + onto, notice: notice(for: next)))
             } else if abs(angle) < straight || (others.isEmpty && abs(angle) < bendWorthSaying) {
                 // Straight on (or the road simply bends): only a new name is worth a word.
-                if renamed, let nextName {
+                if renamed, let nextName, !(currentName == nil && nextName == lastName) {
                     events.append(Event(index: at, text: "Continue onto \(nextName)", notice: notice(for: next)))
                 } else if next.isToll && !current.isToll {
                     events.append(Event(index: at, text: "Continue" + onto, notice: notice(for: next)))
@@ -169,15 +173,27 @@ enum RouteGuidance {
     static func turnsWithinSegment(_ segment: RouteSegment, coordinates: [CLLocationCoordinate2D]) -> [Event] {
         var events: [Event] = []
         let end = segment.coordinateRange.upperBound - 1
+        let stay = displayName(segment).map { " to stay on \($0)" } ?? ""
         for junction in segment.junctions where junction.coordinateIndex > segment.coordinateRange.lowerBound && junction.coordinateIndex < end {
             let angle = turnAngle(junction: junction, coordinates: coordinates, at: junction.coordinateIndex)
             guard abs(angle) >= slight else { continue }
             let others = otherExits(junction).map { normalize($0 - (junction.arrivedBearing + 180)) }
-            guard others.contains(where: { abs($0) < abs(angle) - 30 }) else { continue }
-            let stay = displayName(segment).map { " to stay on \($0)" } ?? ""
+            // A U-turn is always worth saying; a turn only where another way goes on straighter.
+            guard abs(angle) >= uTurn || others.contains(where: { abs($0) < abs(angle) - 30 }) else { continue }
             events.append(Event(index: junction.coordinateIndex, text: (abs(angle) >= uTurn ? "Make a U-turn" : turnPhrase(angle)) + stay))
         }
-        return events
+        // Turning back where no other road meets (a dead end, a turning circle) leaves no
+        // junction behind, only the shape doubling back on itself.
+        let atJunction = Set(segment.junctions.map(\.coordinateIndex))
+        if segment.coordinateRange.lowerBound + 1 < end {
+            // A point repeated in the shape turns once, at its first copy.
+            for i in (segment.coordinateRange.lowerBound + 1)..<end where !atJunction.contains(i)
+                && distance(coordinates[i - 1], coordinates[i]) >= 0.5
+                && abs(turnAngle(junction: nil, coordinates: coordinates, at: i)) >= uTurn {
+                events.append(Event(index: i, text: "Make a U-turn" + stay))
+            }
+        }
+        return events.sorted { $0.index < $1.index }
     }
 
     /// "Turn left", "Turn slightly right", "Turn sharp left" for a turn angle (positive = right).

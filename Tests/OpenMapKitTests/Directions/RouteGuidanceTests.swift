@@ -156,6 +156,32 @@ final class RouteGuidanceTests: XCTestCase {
         assertChains(b.path)
     }
 
+    func testStreetResumingAfterAnUnnamedStretchIsNoNewName() {
+        // Rue Grimaldi, an unnamed bridge, Rue Grimaldi again, straight on: one street. A
+        // different name after the bridge is still announced.
+        var b = PathBuilder()
+        b.road("Rue Grimaldi", heading: 90, metres: 200)
+        b.road(nil, heading: 90, metres: 100, others: [0])
+        b.road("Rue Grimaldi", heading: 90, metres: 200, others: [180])
+        b.road("Rue Caroline", heading: 90, metres: 100, others: [0])
+        XCTAssertEqual(instructions(b.path), ["", "Head east on Rue Grimaldi", "Continue onto Rue Caroline", "Arrive at the destination"])
+        assertChains(b.path)
+    }
+
+    func testUTurnAtADeadEndIsSaid() {
+        // Up a dead-end street and back (OSRM's "continue uturn"): no junction at the far end,
+        // only the shape doubling back, and the road graph repeats the turning point.
+        var b = PathBuilder()
+        b.road("Rue Basse", heading: 0, metres: 100)
+        b.road("Impasse", heading: 90, metres: 100, others: [0])
+        b.bend(heading: 90, metres: 0)
+        b.bend(heading: 270, metres: 100)
+        b.road("Rue Basse", heading: 180, metres: 100, others: [0])
+        XCTAssertEqual(instructions(b.path), ["", "Head north on Rue Basse", "Turn right onto Impasse", "Make a U-turn to stay on Impasse",
+                                              "Turn left onto Rue Basse", "Arrive at the destination"])
+        assertChains(b.path)
+    }
+
     func testRoundaboutExitsCountOnlyWaysOut() {
         var b = PathBuilder()
         b.road("Avenue d'Ostende", heading: 0, metres: 150)
