@@ -39,8 +39,9 @@ define apt_install
 	fi
 endef
 
-# Python packages the tests use as independent readers (the PMTiles reference reader).
-PIP_TEST     := pmtiles
+# Python packages the tests use as independent readers: the PMTiles reference reader, and pyosmium,
+# which Scripts/sample-addresses.py reads an extract's addresses with for the geocoding tests.
+PIP_TEST     := pmtiles osmium
 # Python packages the benchmarks use: pyosmium (make-large-extract.py's large inputs) and psutil
 # (the import benchmark samples Nominatim's PostgreSQL processes).
 PIP_BENCH    := osmium psutil
@@ -48,7 +49,7 @@ PIP_BENCH    := osmium psutil
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "The Swift toolchain (6.0 or later) is required: https://www.swift.org/install/linux/"; exit 1; }
 	$(call apt_install,$(APT_BUILD))
-	@python3 -c "import pmtiles" 2>/dev/null || python3 -m pip install --quiet $(PIP_TEST)
+	@python3 -c "import pmtiles, osmium" 2>/dev/null || python3 -m pip install --quiet $(PIP_TEST)
 
 bench-deps: deps
 	$(call apt_install,$(APT_BENCH))

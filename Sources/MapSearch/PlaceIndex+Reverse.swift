@@ -96,7 +96,8 @@ extension PlaceIndex {
             if address.countryCode == nil { address.countryCode = area.countryCode }
             if timeZone == nil { timeZone = area.timeZone }
         }
-        if address.country == nil, let code = address.countryCode { address.country = countryNames[code] }
+        if address.country == nil, let code = address.countryCode { address.country = CountryFacts.name(countryCode: code) }
+        if timeZone == nil, let code = address.countryCode { timeZone = CountryFacts.timeZone(countryCode: code, near: coordinate) }
         var matches: [PlaceMatch] = []
         for (rank, area) in areas.enumerated() where area.field != .postalCode {
             var record: PlaceRecord

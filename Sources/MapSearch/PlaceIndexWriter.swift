@@ -50,6 +50,8 @@ public final class PlaceIndexWriter {
     private var finished = false
     /// Records added (duplicates by id are skipped).
     public private(set) var count = 0
+    /// Countries and postcodes the added places carry, for places that lack them.
+    private var hints = AddressHints()
 
     /// Creates the file, replacing any file at `url`.
     public init(url: URL) throws(PlaceIndexError) {
@@ -117,6 +119,7 @@ public final class PlaceIndexWriter {
                 guard db.changesCount > 0 else { return }
                 let rowid = db.lastInsertedRowID
                 count += 1
+                hints.add(record)
                 try db.cachedStatement(sql: "INSERT INTO place_rtree VALUES (?, ?, ?, ?, ?)").execute(arguments: [rowid, box.west, box.east, box.south, box.north])
                 for alt in record.alternateIDs where alt != record.id {
                     try db.cachedStatement(sql: "INSERT OR IGNORE INTO place_ids VALUES (?, ?)").execute(arguments: [alt, rowid])
@@ -172,7 +175,19 @@ public final class PlaceIndexWriter {
         do {
             try queue.inDatabase { db in
                 if inTransaction { try db.execute(sql: "COMMIT"); inTransaction = false }
-                let areas = try AreaLookup(db: db)
+                // Areas no country boundary holds (an extract cut inside its country) take the
+                // country their places' `addr:country` tags give.
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT a.rowid, r.min_lon, r.max_lon, r.min_lat, r.max_lat FROM areas a JOIN area_rtree r ON r.id = a.rowid
+                    WHERE a.country_code IS NULL
+                    """) {
+                    let west: Double = row["min_lon"], east: Double = row["max_lon"], south: Double = row["min_lat"], north: Double = row["max_lat"]
+                    let centre = CLLocationCoordinate2D(latitude: (south + north) / 2, longitude: (west + east) / 2)
+                    if let code = hints.countryCode(near: centre) {
+                        try db.execute(sql: "UPDATE areas SET country_code = ? WHERE rowid = ?", arguments: [code, row["rowid"] as Int64])
+                    }
+                }
+                let areas = try AreaLookup(db: db, hints: hints)
                 try db.execute(sql: PlaceSchema.createText)
                 // Full-text rowids follow importance (`ord`), so a query takes its most important
                 // matches by reading the FTS in rowid order and stopping early, however many match.
@@ -189,7 +204,8 @@ public final class PlaceIndexWriter {
                         position += 1
                         let data: Data = row["record"]
                         var record = try PlaceRecordCodec.decode(data)
-                        if areas.fill(&record) {
+                        var otherNames: [String] = []
+                        if areas.fill(&record, otherNames: &otherNames) {
                             try db.cachedStatement(sql: "UPDATE places SET record = ?, ord = ? WHERE rowid = ?").execute(arguments: [PlaceRecordCodec.encode(record), position, rowid])
                         } else {
                             try db.cachedStatement(sql: "UPDATE places SET ord = ? WHERE rowid = ?").execute(arguments: [position, rowid])
@@ -200,6 +216,7 @@ public final class PlaceIndexWriter {
                         var contextParts = [a.subLocality, a.locality, a.subAdministrativeArea, a.administrativeArea,
                                             a.country, a.postalCode]
                         if record.kind != .address { contextParts.insert(a.street, at: 0) }
+                        contextParts += otherNames.map(Optional.some)
                         let context = TextFolding.tokens(contextParts.compactMap { $0 }.joined(separator: " ")).joined(separator: " ")
                         try db.cachedStatement(sql: "INSERT INTO place_fts (rowid, names, context) VALUES (?, ?, ?)").execute(arguments: [position, names, context])
                     }
@@ -239,8 +256,11 @@ struct AreaLookup {
     var areas: [Area] = []
     var grid: [Int64: [Int]] = [:]
     static let cell = 0.25
+    /// What the places themselves say about their surroundings (countries, postcodes).
+    var hints: AddressHints?
 
-    init(db: Database) throws {
+    init(db: Database, hints: AddressHints? = nil) throws {
+        self.hints = hints
         for row in try Row.fetchAll(db, sql: """
             SELECT a.id, a.field, a.name, a.country_code, a.time_zone, a.fallback, a.box_area, a.data,
                    r.min_lon, r.max_lon, r.min_lat, r.max_lat
@@ -283,8 +303,19 @@ struct AreaLookup {
 
     /// Fills the empty address fields of `record` from the areas containing it; whether anything changed.
     func fill(_ record: inout PlaceRecord) -> Bool {
-        guard !areas.isEmpty else { return false }
+        var otherNames: [String] = []
+        return fill(&record, otherNames: &otherNames)
+    }
+
+    /// Fills the empty address fields of `record` from the areas containing it, then its country
+    /// from the `addr:country` of the places around it where no country boundary holds it, the
+    /// country's name (CLDR) and time zone (tzdata) where no boundary gave them, and a postcode
+    /// from the addressed places nearby. `otherNames` receives the names of boundaries that say
+    /// otherwise than the object's own `addr:*` tags (a postal town that is not the municipality),
+    /// so the place is found by both. Whether anything changed.
+    func fill(_ record: inout PlaceRecord, otherNames: inout [String]) -> Bool {
         let before = record
+        var countryFromBoundary = false
         var covered = Set<Int>()
         // An area never lies inside a smaller one: the country's label point falls in some
         // parish, but Andorra is not "in Encamp".
@@ -300,11 +331,24 @@ struct AreaLookup {
             var a = record.address
             switch area.field {
             case .country:
+                // The boundary the place lies in decides its country over its `addr:country` tag.
+                if !countryFromBoundary, !area.isFallback, let code = area.countryCode {
+                    countryFromBoundary = true
+                    if a.countryCode != code { a.country = nil }
+                    a.countryCode = code
+                }
                 if a.country == nil { a.country = area.name }
                 if a.countryCode == nil { a.countryCode = area.countryCode }
             case .administrativeArea: if a.administrativeArea == nil { a.administrativeArea = area.name }
             case .subAdministrativeArea: if a.subAdministrativeArea == nil { a.subAdministrativeArea = area.name }
-            case .locality: if a.locality == nil { a.locality = area.name }
+            case .locality:
+                if a.locality == nil { a.locality = area.name }
+                else if !area.isFallback, a.locality != area.name, !covered.contains(-1) {
+                    // `addr:city` names another town than the municipality's boundary (a postal
+                    // town): the address keeps the tag, the search knows both.
+                    covered.insert(-1)
+                    otherNames.append(area.name)
+                }
             case .subLocality: if a.subLocality == nil, area.name != a.locality { a.subLocality = area.name }
             case .postalCode: if a.postalCode == nil { a.postalCode = area.name }
             }
@@ -312,17 +356,82 @@ struct AreaLookup {
             if record.timeZone == nil, let zone = area.timeZone { record.timeZone = zone }
             record.address = a
         }
-        if record.address.country == nil, let code = record.address.countryCode, let name = countryNames[code] {
+        if record.address.countryCode == nil, let code = hints?.countryCode(near: record.coordinate) {
+            record.address.countryCode = code
+        }
+        if record.address.country == nil, let code = record.address.countryCode, let name = CountryFacts.name(countryCode: code) {
             record.address.country = name
+        }
+        if record.timeZone == nil, let code = record.address.countryCode {
+            record.timeZone = CountryFacts.timeZone(countryCode: code, near: record.coordinate)
+        }
+        if record.address.postalCode == nil, record.kind == .address || record.kind == .pointOfInterest || record.kind == .street,
+           let code = hints?.postalCode(near: record.coordinate, street: record.address.street) {
+            record.address.postalCode = code
         }
         return record != before
     }
 }
 
-/// English country names by ISO code, for places whose country boundary is not in the extract
-/// (an extract cut at the border, or a maritime boundary that does not close).
-let countryNames: [String: String] = [
-    "MC": "Monaco", "AD": "Andorra", "LI": "Liechtenstein", "FR": "France", "ES": "Spain", "CH": "Switzerland",
-    "AT": "Austria", "IT": "Italy", "DE": "Germany", "PT": "Portugal", "GB": "United Kingdom", "BE": "Belgium",
-    "NL": "Netherlands", "LU": "Luxembourg", "SM": "San Marino", "VA": "Vatican City", "US": "United States",
-]
+
+/// What the places of an extract say about where they are, for the places that do not say it:
+/// their `addr:country` (an extract cut inside its country has no country boundary to give one)
+/// and their postcodes (most objects carry none; the addressed objects nearby do).
+struct AddressHints {
+    /// Grid cell → country code → how many places in the cell carry it.
+    private var countries: [Int64: [String: Int]] = [:]
+    /// Grid cell → addressed places with a postcode: where, on which (folded) street, which code.
+    private var postcodes: [Int64: [(coordinate: CLLocationCoordinate2D, street: String?, code: String)]] = [:]
+    /// 0.1° cells for countries (about 11 km by 5 km at 60° N); a country is asked of its cell and
+    /// the eight around it.
+    static let countryCell = 0.1
+    /// 0.005° cells for postcodes (about 550 m by 280 m at 60° N).
+    static let postcodeCell = 0.005
+    /// How far the addressed place giving a postcode may be: on the same street, and on any.
+    static let sameStreetRadius = 300.0
+    static let anyStreetRadius = 60.0
+
+    static func key(_ coordinate: CLLocationCoordinate2D, cell: Double, dx: Int = 0, dy: Int = 0) -> Int64 {
+        AreaLookup.key(Int((coordinate.longitude / cell).rounded(.down)) + dx, Int((coordinate.latitude / cell).rounded(.down)) + dy)
+    }
+
+    mutating func add(_ record: PlaceRecord) {
+        let a = record.address
+        // Only what the object itself says: areas and streets carry codes the importer derived.
+        guard record.kind == .address || record.kind == .pointOfInterest else { return }
+        if let code = a.countryCode {
+            countries[Self.key(record.coordinate, cell: Self.countryCell), default: [:]][code, default: 0] += 1
+        }
+        if let code = a.postalCode?.trimmingCharacters(in: .whitespaces), !code.isEmpty {
+            let street = a.street.map { TextFolding.tokens($0).joined(separator: " ") }
+            postcodes[Self.key(record.coordinate, cell: Self.postcodeCell), default: []].append((record.coordinate, street, code))
+        }
+    }
+
+    /// The country code most places around `coordinate` carry; nil when none nearby carries one.
+    func countryCode(near coordinate: CLLocationCoordinate2D) -> String? {
+        var counts: [String: Int] = [:]
+        for dx in -1...1 { for dy in -1...1 {
+            for (code, n) in countries[Self.key(coordinate, cell: Self.countryCell, dx: dx, dy: dy)] ?? [:] { counts[code, default: 0] += n }
+        } }
+        return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+    }
+
+    /// The postcode of the nearest addressed place on the same street within 300 m, else of the
+    /// nearest one on any street within 60 m (a postcode area follows streets and blocks; a
+    /// corner building may be on the next street's code, a block away it seldom is).
+    func postalCode(near coordinate: CLLocationCoordinate2D, street: String?) -> String? {
+        guard !postcodes.isEmpty else { return nil }
+        let folded = street.map { TextFolding.tokens($0).joined(separator: " ") }
+        let reach = Int((Self.sameStreetRadius / 111_000 / cos(coordinate.latitude * .pi / 180) / Self.postcodeCell).rounded(.up))
+        var sameStreet: (Double, String)? = nil, anyStreet: (Double, String)? = nil
+        for dx in -reach...reach { for dy in -reach...reach {
+            for point in postcodes[Self.key(coordinate, cell: Self.postcodeCell, dx: dx, dy: dy)] ?? [] {
+                let d = haversineMeters(coordinate, point.coordinate)
+                if folded != nil, point.street == folded, d <= Self.sameStreetRadius, d < sameStreet?.0 ?? .infinity { sameStreet = (d, point.code) }
+                if d <= Self.anyStreetRadius, d < anyStreet?.0 ?? .infinity { anyStreet = (d, point.code) }
+            }
+        } }
+        return sameStreet?.1 ?? anyStreet?.1
+    }
+}

@@ -46,6 +46,16 @@ public enum SampleBundle {
         }
     }
 
+    /// A bundle of central Helsinki (`../shared/data/osm/helsinki.osm.pbf`: Finnish and Swedish
+    /// names, a box that cuts every boundary above the districts) for search, its place index
+    /// complete like ``liechtensteinPlaces()``'s, without tiles beyond zoom 0 or road graphs.
+    public static func helsinkiPlaces() throws -> URL {
+        try sample("helsinki", suffix: "-places") { importer in
+            importer.tileOptions.maximumZoom = 0
+            importer.buildsRoadGraphs = false
+        }
+    }
+
     /// The bundle of `../shared/data/osm/NAME.osm.pbf`, imported once per process like Monaco's.
     private static func sample(_ name: String, suffix: String = "", configure: (BundleImporter) -> Void = { _ in }) throws -> URL {
         try lock.withLock {

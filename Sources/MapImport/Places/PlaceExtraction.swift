@@ -108,13 +108,13 @@ enum PlaceBuilder {
                                  website: tags.value(for: "website") ?? tags.value(for: "contact:website") ?? tags.value(for: "url"),
                                  timeZone: tags.value(for: "timezone"), importance: classification.importance)
         if record.kind == .address { record.name = nil }
-        return PendingPlace(record: record, searchNames: PlaceTagging.searchNames(tags), geometry: geometry)
+        return PendingPlace(record: record, searchNames: PlaceTagging.searchNames(tags) + PlaceTagging.searchNumbers(tags), geometry: geometry)
     }
 }
 
 /// Collects places during the import and writes `places.sqlite` at the end: streets merged per
 /// name, interpolation lines expanded into numbers, administrative areas from boundary relations
-/// (which address field each fills depends on the country, see ``PlaceTagging/field(adminLevel:countryCode:)``),
+/// (which address field each fills depends on the country, see ``AddressLevels``),
 /// and localities from `place=*` nodes where no boundary gives one.
 final class PlaceCollector {
     let url: URL
@@ -167,6 +167,15 @@ final class PlaceCollector {
 
     /// A named multipolygon relation (park, lake, …) that is a place.
     func add(relation: OSMRelation, assembly: AreaAssembly) throws {
+        // A postal code area gives its code to the places inside that carry none.
+        if assembly.isValid, relation.tags.value(for: "boundary") == "postal_code",
+           let code = (relation.tags.value(for: "postal_code") ?? relation.tags.value(for: "addr:postcode"))?
+               .trimmingCharacters(in: .whitespaces), !code.isEmpty, let (_, _, geometry) = Self.area(assembly) {
+            do {
+                try writer.addArea(PlaceArea(id: "r\(relation.id)", field: .postalCode, name: code, geometry: geometry))
+            } catch { throw ImportError.destination("place index: \(error)") }
+            return
+        }
         guard assembly.isValid, let classification = PlaceTagging.classify(relation.tags, isLine: false),
               classification.kind != .address else { return }
         guard let (coordinate, bounds, geometry) = Self.area(assembly) else { return }
@@ -187,25 +196,34 @@ final class PlaceCollector {
 
     /// Administrative boundaries: countries first (their codes decide how the levels below map
     /// to address fields), then the rest. Each becomes an area filling addresses and a place.
+    /// Which field a level fills is ``AddressLevels``: the country's published admin-level
+    /// practice, then what the extract's own boundaries show (a boundary linked to its town, a
+    /// country's first-level division).
     func add(boundaries relations: [OSMRelation], way: (Int64) -> OSMWay?, location: (Int64) -> OSMLocation?) throws {
         let assembler = MultipolygonAssembler()
         let sorted = relations.compactMap { relation -> (OSMRelation, Int)? in
             guard relation.tags.value(for: "boundary") == "administrative", relation.tags.value(for: "name") != nil,
-                  let level = relation.tags.value(for: "admin_level").flatMap(Int.init), (2...10).contains(level) else { return nil }
+                  let level = relation.tags.value(for: "admin_level").flatMap(Int.init), (2...12).contains(level) else { return nil }
             return (relation, level)
         }.sorted { ($0.1, $0.0.id) < ($1.1, $1.0.id) }
+        // The named place nodes, for the boundaries that name one as their centre or label.
+        let placeNodes = Dictionary(localityPoints.map { ($0.id, (name: $0.name, place: $0.place)) }, uniquingKeysWith: { a, _ in a })
+        struct Built {
+            var relation: OSMRelation, level: Int, name: String, code: String?, rank: Int
+            var coordinate: CLLocationCoordinate2D, bounds: MKMapRect, geometry: PlaceGeometry
+        }
+        var built: [Built] = []
         for (relation, level) in sorted {
             let assembly = assembler.assemble(relation: relation, way: way, location: location)
-            var built = assembly.isValid ? Self.area(assembly) : nil
-            if built == nil, let box = extractBox {
-                built = Self.closedAlongExtractEdge(relation, way: way, location: location, box: box)
+            var area = assembly.isValid ? Self.area(assembly) : nil
+            if area == nil, let box = extractBox {
+                area = Self.closedAlongExtractEdge(relation, way: way, location: location, box: box)
             }
-            guard let (coordinate, bounds, geometry) = built, let name = relation.tags.value(for: "name") else { continue }
+            guard let (coordinate, bounds, geometry) = area, let name = relation.tags.value(for: "name") else { continue }
             var code = (relation.tags.value(for: "ISO3166-1:alpha2") ?? relation.tags.value(for: "ISO3166-1"))
                 .map { $0.uppercased() }.flatMap { $0.count == 2 ? $0 : nil }
             if level == 2 {
-                let zone = relation.tags.value(for: "timezone") ?? code.flatMap { PlaceTagging.defaultTimeZones[$0] }
-                if let box = geometry.boxTuple { countries.append((code, zone, geometry, box)) }
+                if let box = geometry.boxTuple { countries.append((code, relation.tags.value(for: "timezone"), geometry, box)) }
             } else if code == nil {
                 // The smallest country containing the area: a neighbour's ring closed along the
                 // extract's edge may be too big (see closedAlongExtractEdge), never too small.
@@ -215,26 +233,55 @@ final class PlaceCollector {
                             && coordinate.latitude <= c.box.3 && c.geometry.contains(coordinate)
                     }.min { ($0.box.2 - $0.box.0) * ($0.box.3 - $0.box.1) < ($1.box.2 - $1.box.0) * ($1.box.3 - $1.box.1) }?.code
             }
-            guard let field = PlaceTagging.field(adminLevel: level, countryCode: code) else { continue }
-            let zone = relation.tags.value(for: "timezone") ?? code.flatMap { PlaceTagging.defaultTimeZones[$0] }
+            built.append(Built(relation: relation, level: level, name: name, code: code,
+                               rank: level == 2 ? 4 : AddressLevels.rank(adminLevel: level, countryCode: code),
+                               coordinate: coordinate, bounds: bounds, geometry: geometry))
+        }
+        // A country's first-level division where the published ranks make it a town (see
+        // AddressLevels): no boundary of the country in the extract is ranked state or county,
+        // and its coarsest level holding several boundaries is ranked as a town.
+        var firstLevel: [String: Int] = [:]
+        for (code, members) in Dictionary(grouping: built.filter { $0.level > 2 && $0.code != nil }, by: { $0.code! }) {
+            guard !members.contains(where: { (5...12).contains($0.rank) }) else { continue }
+            let counts = Dictionary(grouping: members, by: \.level).mapValues(\.count)
+            if let level = counts.filter({ $0.value >= 2 }).keys.min(),
+               AddressLevels.isLocality(rank: AddressLevels.rank(adminLevel: level, countryCode: code)) {
+                firstLevel[code] = level
+            }
+        }
+        for b in built {
+            let relation = b.relation, level = b.level, name = b.name, code = b.code
+            var field = AddressLevels.field(rank: b.rank)
+            if let code, firstLevel[code] == level { field = .administrativeArea }
+            guard let field else { continue }
+            // Linked to its town: a country or region whose centre or label is a city, town or
+            // village of its own name is that locality too.
+            let linked = b.rank < 13 && relation.members.contains { member in
+                guard member.type == .node, member.role == "admin_centre" || member.role == "label",
+                      let node = placeNodes["n\(member.ref)"] else { return false }
+                return node.name == name && ["city", "town", "village"].contains(node.place)
+            }
+            // The boundary's own `timezone` tag; places inside without one take their country's
+            // nearest tzdata zone when the index is finished.
+            let zone = relation.tags.value(for: "timezone") ?? code.flatMap { CountryFacts.timeZone(countryCode: $0, near: b.coordinate) }
             do {
                 try writer.addArea(PlaceArea(id: "r\(relation.id)", field: field, name: name, countryCode: code,
-                                             timeZone: zone, geometry: geometry))
-                if level == 2, let code, PlaceTagging.cityStates.contains(code) {
+                                             timeZone: relation.tags.value(for: "timezone"), geometry: b.geometry))
+                if linked {
                     try writer.addArea(PlaceArea(id: "r\(relation.id)", field: .locality, name: name, countryCode: code,
-                                                 timeZone: zone, geometry: geometry))
+                                                 timeZone: relation.tags.value(for: "timezone"), geometry: b.geometry))
                 }
             } catch {
                 throw ImportError.destination("place index: \(error)")
             }
-            let kind: PlaceKind = field == .locality || field == .subLocality ? .locality : .administrativeArea
+            var kind: PlaceKind = field == .locality || field == .subLocality ? .locality : .administrativeArea
+            if linked { kind = .locality }
             let importance: Double = switch level { case 2: 1; case 3...4: 0.85; case 5...7: 0.75; case 8: 0.7; default: 0.45 }
             var record = PlaceRecord(id: "r\(relation.id)", kind: kind, name: name, names: PlaceTagging.names(relation.tags),
-                                     coordinate: coordinate, bounds: bounds, category: nil,
+                                     coordinate: b.coordinate, bounds: b.bounds, category: nil,
                                      osmClass: "boundary=administrative", address: PlaceAddress(countryCode: code),
                                      website: relation.tags.value(for: "website"), timeZone: zone, importance: importance)
             if level == 2 { record.address.country = name }
-            if level == 2, let code, PlaceTagging.cityStates.contains(code) { record.kind = .locality }
             try write(PendingPlace(record: record, searchNames: PlaceTagging.searchNames(relation.tags), geometry: nil))
         }
     }

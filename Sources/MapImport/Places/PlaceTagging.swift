@@ -120,7 +120,7 @@ enum PlaceTagging {
     /// ``classify(_:isLine:)`` looks up some forty keys.
     static func mayBePlace(_ tags: OSMTags) -> Bool {
         for (key, value) in tags {
-            if key == "name" || key == "addr:housenumber" { return true }
+            if key == "name" || key == "addr:housenumber" || key == "addr:conscriptionnumber" { return true }
             if let values = namelessValues[key], values.contains(value) || values.contains("*") { return true }
         }
         return false
@@ -180,7 +180,7 @@ enum PlaceTagging {
             return Classification(kind: .physicalFeature, osmClass: osmClass,
                                   category: (categories[osmClass]).map { "MKPOICategory" + $0 }, importance: importance)
         }
-        if tags.value(for: "addr:housenumber") != nil,
+        if tags.value(for: "addr:housenumber") != nil || tags.value(for: "addr:conscriptionnumber") != nil,
            tags.value(for: "addr:street") != nil || tags.value(for: "addr:place") != nil {
             let osmClass = tags.value(for: "building").map { "building=\($0)" } ?? "addr:housenumber"
             return Classification(kind: .address, osmClass: osmClass, category: nil, importance: 0.1)
@@ -209,45 +209,41 @@ enum PlaceTagging {
         }.flatMap { $0.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) } }
     }
 
-    /// The address tags of an element.
+    /// The address tags of an element (https://wiki.openstreetmap.org/wiki/Key:addr:*).
+    ///
+    /// - The house number is `addr:housenumber`; where only the Czech and Slovak numbers are
+    ///   tagged it is written as people there do, conscription number / street number ("1234/5"),
+    ///   and either is searchable alone (``searchNumbers(_:)``).
+    /// - The street is `addr:street`, else `addr:place`: a village without street names, where
+    ///   the address is "Dorf 12" (Austria, Czechia). With both, `addr:place` is the part of the
+    ///   town the address lies in, like `addr:suburb`; `addr:hamlet` too, after them.
+    /// - `addr:city` is the locality even where the municipality's boundary says otherwise (a
+    ///   postal town): it is how the address is written. The boundary's name is still searchable.
+    /// - `addr:unit` (or `addr:flats`) has no MapKit field; the address is also found with it
+    ///   after the number ("Mannerheimintie 5 A 3", as written in Finland) (``searchNumbers(_:)``).
     static func address(_ tags: OSMTags) -> PlaceAddress {
         var address = PlaceAddress()
+        let conscription = tags.value(for: "addr:conscriptionnumber"), streetNumber = tags.value(for: "addr:streetnumber")
         address.houseNumber = tags.value(for: "addr:housenumber")
-        address.street = tags.value(for: "addr:street") ?? tags.value(for: "addr:place")
+            ?? [conscription, streetNumber].compactMap { $0 }.joined(separator: "/").nilIfEmpty
+        let street = tags.value(for: "addr:street"), place = tags.value(for: "addr:place")
+        address.street = street ?? place
         address.postalCode = tags.value(for: "addr:postcode")
         address.locality = tags.value(for: "addr:city")
-        address.subLocality = tags.value(for: "addr:suburb")
+        address.subLocality = tags.value(for: "addr:suburb") ?? (street != nil ? place : nil) ?? tags.value(for: "addr:hamlet")
         address.countryCode = tags.value(for: "addr:country").map { $0.uppercased() }.flatMap { $0.count == 2 ? $0 : nil }
         return address
     }
 
-    /// A country's IANA time zone when its boundary has no `timezone` tag (the countries around
-    /// our extracts; other countries need the tag).
-    static let defaultTimeZones: [String: String] = [
-        "MC": "Europe/Monaco", "AD": "Europe/Andorra", "LI": "Europe/Vaduz", "FR": "Europe/Paris", "ES": "Europe/Madrid",
-        "CH": "Europe/Zurich", "AT": "Europe/Vienna", "IT": "Europe/Rome", "DE": "Europe/Berlin", "PT": "Europe/Lisbon",
-        "GB": "Europe/London", "BE": "Europe/Brussels", "NL": "Europe/Amsterdam", "LU": "Europe/Luxembourg",
-        "SM": "Europe/San_Marino", "VA": "Europe/Vatican",
-    ]
-
-    /// Countries that are one city: the country's boundary is also the locality.
-    static let cityStates: Set<String> = ["MC", "SM", "VA", "SG"]
-
-    /// Which address field an `admin_level` fills in a country (see README "Search").
-    static func field(adminLevel level: Int, countryCode: String?) -> PlaceAddressField? {
-        switch (countryCode, level) {
-        case (_, 2): return .country
-        case ("AD", 7): return .administrativeArea       // parròquies
-        case ("AD", 8): return .locality
-        case ("MC", 10): return .subLocality             // quartiers
-        case ("LI", 8): return .locality                 // Gemeinden
-        case ("LI", 9), ("LI", 10): return .subLocality
-        case (_, 4): return .administrativeArea
-        case (_, 6): return .subAdministrativeArea
-        case (_, 8): return .locality
-        case (_, 9), (_, 10): return .subLocality
-        default: return nil
+    /// Further spellings an address is found by: the conscription and street numbers alone with
+    /// the street ("36 Vodičkova" and "681 Vodičkova" for 681/36), and the number with its unit.
+    static func searchNumbers(_ tags: OSMTags) -> [String] {
+        guard let street = tags.value(for: "addr:street") ?? tags.value(for: "addr:place") else { return [] }
+        var numbers = [tags.value(for: "addr:conscriptionnumber"), tags.value(for: "addr:streetnumber")].compactMap { $0 }
+        if let number = tags.value(for: "addr:housenumber"), let unit = tags.value(for: "addr:unit") ?? tags.value(for: "addr:flats") {
+            numbers.append("\(number) \(unit)")
         }
+        return numbers.map { "\($0) \(street)" }
     }
 }
 
@@ -261,4 +257,9 @@ struct PlaceTags {
     }
 
     func value(for key: String) -> String? { values[key] }
+}
+
+extension String {
+    /// nil for the empty string.
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }
