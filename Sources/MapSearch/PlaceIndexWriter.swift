@@ -93,8 +93,9 @@ public final class PlaceIndexWriter {
         var seen = Set<String>()
         var sources = [record.name].compactMap({ $0 }) + record.names.keys.sorted().compactMap({ record.names[$0] }) + searchNames
         if record.kind != .street, let number = record.address.houseNumber, let street = record.address.street {
-            // Addresses are found by "12 Avenue de la Costa" (and the parser moves a trailing number first).
-            sources.append("\(number) \(street)")
+            // Addresses are found by "12 Avenue de la Costa" (and the parser moves a trailing number first),
+            // with the number as people type it ("36b" for "36 B", "32a" for "32 a-b").
+            for spelling in [number] + TextFolding.houseNumberSpellings(number) { sources.append("\(spelling) \(street)") }
         }
         for name in sources {
             let folded = TextFolding.tokens(name).joined(separator: " ")
