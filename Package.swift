@@ -97,7 +97,7 @@ let package = Package(
         .testTarget(name: "MapFormatsTests", dependencies: ["MapGeometry", "CLZ4", "CZstd", "MapFormats", "TestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapBundleTests", dependencies: ["MapBundle", "MapFormats"]),
-        .testTarget(name: "MapImportTests", dependencies: ["MapGeometry", "MapFormats", "MapBundle", "MapImport", "TestSupport"]),
+        .testTarget(name: "MapImportTests", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapBundle", "MapImport", "TestSupport"]),
         .testTarget(name: "MapSearchTests", dependencies: ["MapGeometry", "MapSearch", "MapBundle", "MapImport", "TestSupport"],
                     exclude: ["Relevance"]),
         .testTarget(name: "MapRoutingTests", dependencies: ["MapGeometry", "MapFormats", "MapRouting", "MapBundle", "MapImport", "OpenMapKit",

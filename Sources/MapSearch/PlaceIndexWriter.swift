@@ -93,8 +93,9 @@ public final class PlaceIndexWriter {
         var seen = Set<String>()
         var sources = [record.name].compactMap({ $0 }) + record.names.keys.sorted().compactMap({ record.names[$0] }) + searchNames
         if record.kind != .street, let number = record.address.houseNumber, let street = record.address.street {
-            // Addresses are found by "12 Avenue de la Costa" (and the parser moves a trailing number first).
-            sources.append("\(number) \(street)")
+            // Addresses are found by "12 Avenue de la Costa" (and the parser moves a trailing number first),
+            // with the number as people type it ("36b" for "36 B", "32a" for "32 a-b").
+            for spelling in [number] + TextFolding.houseNumberSpellings(number) { sources.append("\(spelling) \(street)") }
         }
         for name in sources {
             let folded = TextFolding.tokens(name).joined(separator: " ")
@@ -188,6 +189,7 @@ public final class PlaceIndexWriter {
                     }
                 }
                 let areas = try AreaLookup(db: db, hints: hints)
+                let streets = try NameAliases.streets(db), towns = try NameAliases.areas(db)
                 try db.execute(sql: PlaceSchema.createText)
                 // Full-text rowids follow importance (`ord`), so a query takes its most important
                 // matches by reading the FTS in rowid order and stopping early, however many match.
@@ -210,13 +212,28 @@ public final class PlaceIndexWriter {
                         } else {
                             try db.cachedStatement(sql: "UPDATE places SET ord = ? WHERE rowid = ?").execute(arguments: [position, rowid])
                         }
-                        let namesText: String = row["names"]
+                        var namesText: String = row["names"]
+                        if let number = record.address.houseNumber, let street = record.address.street,
+                           record.kind == .address || record.kind == .pointOfInterest {
+                            // The street's other names ("Alexandersgatan" for the Aleksanterinkatu
+                            // of `addr:street`) find the address too.
+                            let numbers = ([number] + TextFolding.houseNumberSpellings(number)).map { TextFolding.tokens($0).joined(separator: " ") }
+                            let extra = streets.aliases(of: street, near: record.coordinate).flatMap { alias in numbers.map { "\($0) \(alias)" } }
+                            if !extra.isEmpty {
+                                namesText += "|" + extra.joined(separator: "|")
+                                try db.cachedStatement(sql: "UPDATE places SET names = ? WHERE rowid = ?").execute(arguments: [namesText, rowid])
+                            }
+                        }
                         let names = namesText.replacingOccurrences(of: "|", with: " ")
                         let a = record.address
                         var contextParts = [a.subLocality, a.locality, a.subAdministrativeArea, a.administrativeArea,
                                             a.country, a.postalCode]
                         if record.kind != .address { contextParts.insert(a.street, at: 0) }
                         contextParts += otherNames.map(Optional.some)
+                        // The towns' and areas' other names: "Helsingfors" finds what is in Helsinki.
+                        for name in [a.subLocality, a.locality, a.subAdministrativeArea, a.administrativeArea].compactMap({ $0 }) {
+                            contextParts += towns.aliases(of: name, near: record.coordinate).map(Optional.some)
+                        }
                         let context = TextFolding.tokens(contextParts.compactMap { $0 }.joined(separator: " ")).joined(separator: " ")
                         try db.cachedStatement(sql: "INSERT INTO place_fts (rowid, names, context) VALUES (?, ?, ?)").execute(arguments: [position, names, context])
                     }
@@ -373,6 +390,53 @@ struct AreaLookup {
     }
 }
 
+
+/// The other names of the extract's streets and towns (`name:xx`, `alt_name`, `old_name`, …), so
+/// that an address is found by any of them: `addr:street` and the boundaries' `name` are one
+/// language (in Helsinki the Finnish one, "Aleksanterinkatu, Helsinki"), while the street way and
+/// the town also carry the others (`name:sv=Alexandersgatan`, `Helsingfors`), and a Swedish speaker
+/// types those. Nominatim likewise matches an address's parts by all their names.
+struct NameAliases {
+    /// Folded name → each place of that name: its box in degrees and its other folded names.
+    private var places: [String: [(west: Double, south: Double, east: Double, north: Double, aliases: [String])]] = [:]
+    /// How far outside the place's box a place in or on it may lie, in degrees north–south (twice
+    /// that in longitude, whose degrees narrow away from the equator).
+    let margin: Double
+
+    /// For streets: about 550 m, as an address point sits beside its street and a namesake in the
+    /// next town is farther.
+    static func streets(_ db: Database) throws -> NameAliases { try NameAliases(db, kinds: ["street"], margin: 0.005) }
+    /// For towns, districts and regions: about 11 km, as a town's place node is a point in its middle.
+    static func areas(_ db: Database) throws -> NameAliases {
+        try NameAliases(db, kinds: ["locality", "administrativeArea"], margin: 0.1)
+    }
+
+    init(_ db: Database, kinds: [String], margin: Double) throws {
+        self.margin = margin
+        for row in try Row.fetchAll(db, sql: """
+            SELECT p.names, r.min_lon, r.max_lon, r.min_lat, r.max_lat FROM places p JOIN place_rtree r ON r.id = p.rowid
+            WHERE p.kind IN (\(kinds.map { "'\($0)'" }.joined(separator: ",")))
+            """) {
+            // The first name is the place's `name` (what `addr:street` or a boundary says), the others its aliases.
+            let names = (row["names"] as String).split(separator: "|").map(String.init)
+            guard names.count > 1 else { continue }
+            places[names[0], default: []].append((row["min_lon"], row["min_lat"], row["max_lon"], row["max_lat"], Array(names.dropFirst())))
+        }
+    }
+
+    /// The other folded names of the place called `name` that lies near `coordinate`.
+    func aliases(of name: String, near coordinate: CLLocationCoordinate2D) -> [String] {
+        guard !places.isEmpty else { return [] }
+        let folded = TextFolding.tokens(name).joined(separator: " ")
+        var result: [String] = []
+        for entry in places[folded] ?? [] where coordinate.longitude >= entry.west - margin * 2
+            && coordinate.longitude <= entry.east + margin * 2
+            && coordinate.latitude >= entry.south - margin && coordinate.latitude <= entry.north + margin {
+            for alias in entry.aliases where !result.contains(alias) { result.append(alias) }
+        }
+        return result
+    }
+}
 
 /// What the places of an extract say about where they are, for the places that do not say it:
 /// their `addr:country` (an extract cut inside its country has no country boundary to give one)

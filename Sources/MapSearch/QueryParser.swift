@@ -53,8 +53,12 @@ struct ParsedQuery: Equatable {
         var number: String? = nil
         let nonNumeric = raw.filter { !Self.isHouseNumber($0) }
         if raw.count >= 2, !nonNumeric.isEmpty {
-            if Self.isHouseNumber(raw[0]) { number = raw[0] }
-            else if let last = raw.last, Self.isHouseNumber(last) { number = last }
+            let first = raw[0], last = raw[raw.count - 1]
+            if Self.isHouseNumber(first), Self.isHouseNumber(last), Self.isPostcodeLike(first), !Self.isPostcodeLike(last) {
+                // "95463 Bindlach Hauptstr. 5": the postcode leads, the house number ends.
+                number = last
+            } else if Self.isHouseNumber(first) { number = first }
+            else if Self.isHouseNumber(last) { number = last }
         }
         self.init(subject: raw.map(TextFolding.canonical), rawSubject: raw,
                   anchor: anchorRaw.map { $0.map(TextFolding.canonical) }, houseNumber: number)
@@ -66,6 +70,13 @@ struct ParsedQuery: Equatable {
         let digits = token.unicodeScalars.prefix { ("0"..."9").contains($0) }.count
         let rest = token.dropFirst(digits)
         return rest.isEmpty || ["a", "b", "c", "d", "bis", "ter"].contains(String(rest))
+    }
+
+    /// Five or more digits and nothing else: a postcode (DE, FR, FI, US…) rather than a house
+    /// number when the query also has a shorter number. Four-digit postcodes (AT, CH, LI) are
+    /// told apart only by position, as house numbers of four digits are common.
+    static func isPostcodeLike(_ token: String) -> Bool {
+        token.count >= 5 && token.utf8.allSatisfy { (0x30...0x39).contains($0) }
     }
 
     /// The subject's words with the house number moved to the front, as addresses are indexed.

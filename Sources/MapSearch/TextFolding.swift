@@ -95,6 +95,45 @@ public enum TextFolding {
         return token
     }
 
+    /// Other spellings of a house number that people type for it, besides the tagged one: the
+    /// letter joined to or apart from the number ("36 B" ↔ "36b"), and each house of a range of
+    /// letters or numbers ("32 a-b" is 32a and 32b, "12-16" is 12, 14 and 16 on one side of the
+    /// street, as Nominatim splits them). Empty for anything else ("12/3" stays as written: it means
+    /// different things in different countries, and its words match as they are).
+    public static func houseNumberSpellings(_ number: String) -> [String] {
+        let words = rawTokens(number)
+        guard let first = words.first, first.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            // "36b" folds to one word: the letter apart too.
+            if words.count == 1, let word = words.first, let split = splitLetter(word) { return ["\(split.0) \(split.1)"] }
+            return []
+        }
+        func isLetter(_ word: String) -> Bool { word.count == 1 && word.utf8.allSatisfy { (0x61...0x7A).contains($0) } }
+        let ranged = number.contains("-") || number.contains("–")
+        switch words.count {
+        case 1:
+            return []
+        case 2 where isLetter(words[1]):
+            return [first + words[1]]
+        case 2 where ranged && words[1].utf8.allSatisfy({ (0x30...0x39).contains($0) }):
+            guard let low = Int(first), let high = Int(words[1]), low < high, high - low <= 20 else { return [] }
+            let step = (high - low) % 2 == 0 ? 2 : 1
+            return stride(from: low, through: high, by: step).map(String.init)
+        case 3 where ranged && isLetter(words[1]) && isLetter(words[2]):
+            guard let low = words[1].unicodeScalars.first?.value, let high = words[2].unicodeScalars.first?.value, low < high, high - low <= 5 else { return [] }
+            return (low...high).compactMap { Unicode.Scalar($0).map { first + String(Character($0)) } }
+        default:
+            return []
+        }
+    }
+
+    /// "36b" → ("36", "b"): a number followed by one letter.
+    static func splitLetter(_ word: String) -> (String, String)? {
+        guard word.count >= 2, let last = word.unicodeScalars.last, ("a"..."z").contains(last) else { return nil }
+        let digits = word.dropLast()
+        guard digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return (String(digits), String(last))
+    }
+
     /// Words a query word may stand for besides itself, for ambiguous abbreviations.
     public static func alternatives(of token: String) -> [String] {
         switch token {

@@ -103,6 +103,56 @@ final class HelsinkiGeocodingTests: XCTestCase {
         }
     }
 
+    /// Addresses carry `addr:street` in Finnish only; the street way also has `name:sv`, and a
+    /// Swedish speaker's address is found by it.
+    func testAnAddressIsFoundByItsStreetsSwedishName() throws {
+        let (index, _) = try fixture()
+        let first = try XCTUnwrap(try index.search(PlaceQuery(text: "Alexandersgatan 36b")).first)
+        XCTAssertEqual(first.record.id, "n448156804", "addr:street=Aleksanterinkatu addr:housenumber=36b")
+        XCTAssertEqual(first.record.address.street, "Aleksanterinkatu")
+        let written = try XCTUnwrap(try index.search(PlaceQuery(text: "36b Alexandersgatan, Helsingfors")).first)
+        XCTAssertEqual(written.record.id, "n448156804")
+    }
+
+    /// The answer in Swedish: street and town by their `name:sv`, the country by CLDR; a language
+    /// the data lacks keeps `name`.
+    func testAnswersInTheRequestedLanguageFallingBackToName() throws {
+        let (index, _) = try fixture()
+        let record = try XCTUnwrap(try index.search(PlaceQuery(text: "Aleksanterinkatu 36b")).first?.record)
+        XCTAssertEqual(record.id, "n448156804")
+        let swedish = try index.localized(record, language: "sv")
+        XCTAssertEqual(swedish.address.street, "Alexandersgatan")
+        XCTAssertEqual(swedish.address.locality, "Helsingfors")
+        XCTAssertEqual(swedish.address.country, "Finland")
+        XCTAssertEqual(try index.localized(record, language: "de").address.country, "Finnland")
+        let unknown = try index.localized(record, language: "tlh")
+        XCTAssertEqual(unknown.address.street, "Aleksanterinkatu")
+        XCTAssertEqual(unknown.address.locality, record.address.locality)
+        let city = try XCTUnwrap(try index.search(PlaceQuery(text: "Helsinki")).first?.record)
+        XCTAssertEqual(city.kind, .locality)
+        XCTAssertEqual(try index.localized(city, language: "sv").name, "Helsingfors")
+        let swedishName = try XCTUnwrap(try index.search(PlaceQuery(text: "Helsingfors")).first?.record)
+        XCTAssertEqual(swedishName.kind, .locality)
+        XCTAssertEqual(swedishName.name, "Helsinki")
+    }
+
+    /// Addresses in other orders and spellings than the sample's "Street 36b, 00100 Helsinki", and
+    /// postcode-only and city-only queries.
+    func testQueryForms() throws {
+        let (index, _) = try fixture()
+        for text in ["00100 Helsinki Aleksanterinkatu 36b", "36b Aleksanterinkatu", "Aleksanterinkatu 36 B", "Helsinki Aleksanterinkatu 36b"] {
+            XCTAssertEqual(try index.search(PlaceQuery(text: text)).first?.record.id, "n448156804", text)
+        }
+        // Tagged "15 B": found as "15b" too.
+        let joined = try XCTUnwrap(try index.search(PlaceQuery(text: "Aleksanterinkatu 15b")).first?.record)
+        XCTAssertEqual(joined.address.houseNumber, "15 B")
+        XCTAssertEqual(joined.address.street, "Aleksanterinkatu")
+        let postcode = try XCTUnwrap(try index.search(PlaceQuery(text: "00100")).first?.record)
+        XCTAssertEqual(postcode.kind, .postalCode)
+        XCTAssertEqual(postcode.name, "00100")
+        XCTAssertEqual(try index.search(PlaceQuery(text: "Helsinki")).first?.record.kind, .locality)
+    }
+
     func haversine(_ a: CLLocationCoordinate2D, _ b: CLLocationCoordinate2D) -> Double {
         let r = 6_371_008.8, dLat = (b.latitude - a.latitude) * .pi / 180, dLon = (b.longitude - a.longitude) * .pi / 180
         let s = sin(dLat / 2) * sin(dLat / 2) + cos(a.latitude * .pi / 180) * cos(b.latitude * .pi / 180) * sin(dLon / 2) * sin(dLon / 2)

@@ -66,6 +66,26 @@ final class QueryParserTests: XCTestCase {
         XCTAssertNil(try XCTUnwrap(ParsedQuery("98000")).houseNumber, "a lone number is not a house number")
     }
 
+    func testPostcodeFirstAndHouseNumberLast() throws {
+        let parsed = try XCTUnwrap(ParsedQuery("95463 Bindlach Hauptstr. 5"))
+        XCTAssertEqual(parsed.houseNumber, "5", "a five-digit number before the street is the postcode")
+        XCTAssertEqual(parsed.numberFirstSubject, ["5", "95463", "bindlach", "hauptstrasse"])
+        XCTAssertEqual(try XCTUnwrap(ParsedQuery("5 Hauptstrasse Bindlach")).houseNumber, "5")
+        XCTAssertEqual(try XCTUnwrap(ParsedQuery("00100 Helsinki Aleksanterinkatu 36b")).houseNumber, "36b")
+        XCTAssertEqual(try XCTUnwrap(ParsedQuery("1234 Main St 95463")).houseNumber, "1234")
+    }
+
+    func testHouseNumberSpellings() {
+        XCTAssertEqual(TextFolding.houseNumberSpellings("36 B"), ["36b"])
+        XCTAssertEqual(TextFolding.houseNumberSpellings("36b"), ["36 b"])
+        XCTAssertEqual(TextFolding.houseNumberSpellings("32 a-b"), ["32a", "32b"])
+        XCTAssertEqual(TextFolding.houseNumberSpellings("12-16"), ["12", "14", "16"])
+        XCTAssertEqual(TextFolding.houseNumberSpellings("12–13"), ["12", "13"])
+        XCTAssertEqual(TextFolding.houseNumberSpellings("12/3"), [])
+        XCTAssertEqual(TextFolding.houseNumberSpellings("12"), [])
+        XCTAssertEqual(TextFolding.houseNumberSpellings("1-900"), [], "not a range of houses")
+    }
+
     func testEmptyAndHugeQueries() throws {
         XCTAssertNil(ParsedQuery(""))
         XCTAssertNil(ParsedQuery("   \n\t "))

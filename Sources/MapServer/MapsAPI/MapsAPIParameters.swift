@@ -145,6 +145,25 @@ struct SearchParameters: Sendable {
         return Locale(identifier: text)
     }
 
+    /// The language an `Accept-Language` header prefers most ("sv-FI;q=0.9, en;q=0.8" → sv-FI),
+    /// for geocoding without `lang` (which wins when both are sent). A malformed or wildcard
+    /// header is ignored rather than refused: browsers send it on every request, unasked.
+    static func acceptLanguage(_ header: String?) -> Locale? {
+        guard let header, header.utf8.count <= 1_000 else { return nil }
+        var best: (quality: Double, tag: String)? = nil
+        for item in header.split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let tag = parts.first, !tag.isEmpty, tag != "*" else { continue }
+            var quality = 1.0
+            for parameter in parts.dropFirst() where parameter.hasPrefix("q=") { quality = Double(parameter.dropFirst(2)) ?? 0 }
+            let subtags = tag.split(separator: "-")
+            guard quality > 0, let first = subtags.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }),
+                  subtags.allSatisfy({ (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }) else { continue }
+            if quality > best?.quality ?? 0 { best = (quality, tag) }
+        }
+        return best.map { Locale(identifier: $0.tag) }
+    }
+
     private static func categories(_ query: QueryParameters, _ name: String) throws -> [MKPointOfInterestCategory]? {
         guard let names = try query.list(name, maximumCount: 200) else { return nil }
         return try names.map { text in

@@ -50,7 +50,7 @@ struct MapsAPIRoutes {
         let source = try server.regions.snapshot.source(named: query["region"])
         guard let geocoder = MKGeocodingRequest(addressString: text) else { return try Self.json(APIPlaceResults(results: [])) }
         geocoder.dataSource = source
-        geocoder.preferredLocale = parameters.locale
+        geocoder.preferredLocale = parameters.locale ?? SearchParameters.acceptLanguage(request.headers[.acceptLanguage])
         if let region = parameters.region { geocoder.region = region }
         let items = try await Self.foundOrEmpty { try await geocoder.mapItems }
         return try Self.json(APIPlaceResults(results: items.filter(parameters.allows).map { APIPlace($0) }))
@@ -59,7 +59,7 @@ struct MapsAPIRoutes {
     private func reverseGeocode(_ request: Request) async throws -> Response {
         let query = try QueryParameters(request)
         guard let coordinate = try query.coordinate("loc") else { throw APIError.badRequest("parameter loc is required") }
-        let locale = try SearchParameters.language(query)
+        let locale = try SearchParameters.language(query) ?? SearchParameters.acceptLanguage(request.headers[.acceptLanguage])
         let source = try server.regions.snapshot.source(named: query["region"])
         guard let reverse = MKReverseGeocodingRequest(location: CLLocation(latitude: coordinate.latitude, longitude: coordinate.longitude)) else {
             throw APIError.badRequest("parameter loc is not a valid coordinate")

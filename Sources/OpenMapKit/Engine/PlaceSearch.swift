@@ -79,6 +79,18 @@ struct PlaceSearch: Sendable {
         return Self.merged(all, limit: limit, sortByScore: false)
     }
 
+    /// `record` with its name, street, localities and areas in `locale`'s language where the
+    /// data has them (``PlaceIndex/localized(_:language:)``), from the first bundle that knows a
+    /// translation; unchanged without a locale.
+    func localized(_ record: PlaceRecord, locale: Locale?) throws(MKError) -> PlaceRecord {
+        guard let language = locale?.language.languageCode?.identifier else { return record }
+        for index in indexes {
+            let translated = try Self.mapped { () throws(PlaceIndexError) in try index.localized(record, language: language) }
+            if translated != record { return translated }
+        }
+        return record
+    }
+
     func place(id: String) throws(MKError) -> PlaceRecord? {
         for index in indexes {
             if let record = try Self.mapped({ () throws(PlaceIndexError) in try index.place(id: id) }) { return record }

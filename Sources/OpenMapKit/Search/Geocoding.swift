@@ -24,7 +24,8 @@ public final class MKGeocodingRequest: NSObject, @unchecked Sendable {
 
     /// The address the request was made with.
     public let addressString: String
-    /// The language of the returned names (`name:xx` when the place has one); nil uses `name`.
+    /// The language of the answer: the place's name, street, towns and areas by their `name:xx` where
+    /// the data has one, the country by CLDR; nil, or a language the data lacks, uses `name`.
     public var preferredLocale: Locale?
     /// Places in this area rank higher. Unset, it is the whole world.
     public var region: MKCoordinateRegion {
@@ -87,7 +88,8 @@ public final class MKGeocodingRequest: NSObject, @unchecked Sendable {
                 matches = try search.search(placeQuery)
             }
             guard !matches.isEmpty else { throw MKError(.placemarkNotFound, reason: "no place matches the address \"\(query)\"") }
-            return matches.map { MKMapItem(record: $0.record, locale: locale) }
+            // The answer in the preferred language where the data has it, as CLGeocoder's is.
+            return try matches.map { match throws(MKError) in MKMapItem(record: try search.localized(match.record, locale: locale), locale: locale) }
         }
     }
 }
@@ -121,7 +123,8 @@ public final class MKReverseGeocodingRequest: NSObject, @unchecked Sendable {
 
     /// The location the request was made with.
     public let location: CLLocation
-    /// The language of the returned names (`name:xx` when the place has one); nil uses `name`.
+    /// The language of the answer: the place's name, street, towns and areas by their `name:xx` where
+    /// the data has one, the country by CLDR; nil, or a language the data lacks, uses `name`.
     public var preferredLocale: Locale?
     /// The bundles to search (an OpenMapKit addition); nil uses ``MapDataSource/default``.
     public var dataSource: MapDataSource?
@@ -162,11 +165,12 @@ public final class MKReverseGeocodingRequest: NSObject, @unchecked Sendable {
     private func plan() -> @Sendable () throws -> [MKMapItem] {
         let coordinate = location.coordinate, source = dataSource, locale = preferredLocale
         return {
-            let matches = try PlaceSearch(source: source).reverse(coordinate, limit: 1)
+            let search = try PlaceSearch(source: source)
+            let matches = try search.reverse(coordinate, limit: 1)
             guard !matches.isEmpty else {
                 throw MKError(.placemarkNotFound, reason: "no place at \(coordinate.latitude),\(coordinate.longitude) in the map data")
             }
-            return matches.map { MKMapItem(record: $0.record, locale: locale) }
+            return try matches.map { match throws(MKError) in MKMapItem(record: try search.localized(match.record, locale: locale), locale: locale) }
         }
     }
 }

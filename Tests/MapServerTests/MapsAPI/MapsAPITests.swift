@@ -71,6 +71,22 @@ final class MapsAPITests: XCTestCase {
         }
     }
 
+    /// Without `lang`, geocoding answers in the `Accept-Language` header's preferred language.
+    func testReverseGeocodeAnswersInTheAcceptLanguage() async throws {
+        XCTAssertEqual(SearchParameters.acceptLanguage("fr;q=0.2, ja-JP;q=0.9, *;q=0.5")?.identifier, "ja-JP")
+        XCTAssertEqual(SearchParameters.acceptLanguage("sv")?.identifier, "sv")
+        XCTAssertNil(SearchParameters.acceptLanguage("*, 12;q=1, en;q=0"))
+        XCTAssertNil(SearchParameters.acceptLanguage(nil))
+        try await TestServer.withClient(try TestServer.make()) { client in
+            var headers = HTTPFields()
+            headers[.acceptLanguage] = "ja-JP, en;q=0.5"
+            let response = try await Self.get(client, "/v1/reverseGeocode?loc=43.7396,7.4281", headers: headers)
+            XCTAssertEqual(response.status, .ok, response.text)
+            let first = try XCTUnwrap((try response.json()["results"] as? [[String: Any]])?.first)
+            XCTAssertEqual(first["country"] as? String, Locale(identifier: "ja").localizedString(forRegionCode: "MC"))
+        }
+    }
+
     func testSearchPagesThroughResultsWithSignedTokens() async throws {
         try await TestServer.withClient(try TestServer.make()) { client in
             let first = try await Self.get(client, "/v1/search?q=restaurant&enablePagination=true&searchLocation=43.7396,7.4279")
