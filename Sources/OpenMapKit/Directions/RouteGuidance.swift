@@ -188,12 +188,31 @@ enum RouteGuidance {
         if segment.coordinateRange.lowerBound + 1 < end {
             // A point repeated in the shape turns once, at its first copy.
             for i in (segment.coordinateRange.lowerBound + 1)..<end where !atJunction.contains(i)
+                && mayTurnBack(coordinates, at: i)
                 && distance(coordinates[i - 1], coordinates[i]) >= 0.5
                 && abs(turnAngle(junction: nil, coordinates: coordinates, at: i)) >= uTurn {
                 events.append(Event(index: i, text: "Make a U-turn" + stay))
             }
         }
         return events.sorted { $0.index < $1.index }
+    }
+
+    /// A cheap test that rules out most shape points before the geodesic turn angle is measured
+    /// (five geodesic solutions a point made step building four times slower): false only where
+    /// both neighbours are over a metre away and, on a local flat projection, the shape turns by
+    /// less than 135° there — far from the 165° of a U-turn, beyond any error of the projection
+    /// over a few hundred metres. Everything else goes on to the exact test.
+    static func mayTurnBack(_ c: [CLLocationCoordinate2D], at i: Int) -> Bool {
+        guard i > 0, i + 1 < c.count else { return true }
+        let scale = cos(c[i].latitude * .pi / 180)
+        let ax = (c[i].longitude - c[i - 1].longitude) * scale, ay = c[i].latitude - c[i - 1].latitude
+        let bx = (c[i + 1].longitude - c[i].longitude) * scale, by = c[i + 1].latitude - c[i].latitude
+        let metresPerDegree = 111_000.0
+        let la = (ax * ax + ay * ay).squareRoot() * metresPerDegree, lb = (bx * bx + by * by).squareRoot() * metresPerDegree
+        guard la > 1, lb > 1 else { return true }
+        // The angle between the incoming and outgoing directions; a U-turn is one near 180°.
+        let cosine = (ax * bx + ay * by) * metresPerDegree * metresPerDegree / (la * lb)
+        return cosine < cos(135 * Double.pi / 180)
     }
 
     /// "Turn left", "Turn slightly right", "Turn sharp left" for a turn angle (positive = right).
