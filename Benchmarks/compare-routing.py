@@ -10,8 +10,9 @@ for a quick query-time check against OSRM CH alone).
 
 1. Peers (../shared/peers/routing): OSRM (osrm-bindings, car.lua, CH) and Valhalla (pyvalhalla,
    auto) are installed and their car datasets built by build_peers.sh into $ROUTEPEER_ROOT
-   (default /tmp/routepeer) when missing, one preprocessing thread (as ours). Their build time
-   and peak memory come from its /usr/bin/time logs.
+   (default /tmp/routepeer) when missing, with one preprocessing thread (as ours); datasets
+   already there are reused as they were built (the logs in $ROUTEPEER_ROOT/logs give the
+   thread count). Their build time and peak memory come from its /usr/bin/time logs.
 2. Pairs: bench_peers.py draws 1000 random pairs (seed 42) from the nodes of car-drivable ways,
    kept only when every peer routes them with both ends snapped within 5 m; Liechtenstein's
    PBF also holds part of Alabama, so its pairs are drawn inside Liechtenstein's box. The same
