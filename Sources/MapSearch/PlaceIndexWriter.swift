@@ -95,7 +95,7 @@ public final class PlaceIndexWriter {
         if record.kind != .street, let number = record.address.houseNumber, let street = record.address.street {
             // Addresses are found by "12 Avenue de la Costa" (and the parser moves a trailing number first),
             // with the number as people type it ("36b" for "36 B", "32a" for "32 a-b").
-            for spelling in [number] + TextFolding.houseNumberSpellings(number) { sources.append("\(spelling) \(street)") }
+            for spelling in TextFolding.houseNumberForms(number) { sources.append("\(spelling) \(street)") }
         }
         for name in sources {
             let folded = TextFolding.tokens(name).joined(separator: " ")
@@ -217,7 +217,7 @@ public final class PlaceIndexWriter {
                            record.kind == .address || record.kind == .pointOfInterest {
                             // The street's other names ("Alexandersgatan" for the Aleksanterinkatu
                             // of `addr:street`) find the address too.
-                            let numbers = ([number] + TextFolding.houseNumberSpellings(number)).map { TextFolding.tokens($0).joined(separator: " ") }
+                            let numbers = TextFolding.houseNumberForms(number).map { TextFolding.tokens($0).joined(separator: " ") }
                             let extra = streets.aliases(of: street, near: record.coordinate).flatMap { alias in numbers.map { "\($0) \(alias)" } }
                             if !extra.isEmpty {
                                 namesText += "|" + extra.joined(separator: "|")
@@ -274,9 +274,9 @@ struct AreaLookup {
     var grid: [Int64: [Int]] = [:]
     static let cell = 0.25
     /// What the places themselves say about their surroundings (countries, postcodes).
-    var hints: AddressHints?
+    let hints: AddressHints
 
-    init(db: Database, hints: AddressHints? = nil) throws {
+    init(db: Database, hints: AddressHints) throws {
         self.hints = hints
         for row in try Row.fetchAll(db, sql: """
             SELECT a.id, a.field, a.name, a.country_code, a.time_zone, a.fallback, a.box_area, a.data,
@@ -316,12 +316,6 @@ struct AreaLookup {
             point.longitude >= $0.west && point.longitude <= $0.east && point.latitude >= $0.south
                 && point.latitude <= $0.north && $0.geometry.contains(point)
         }
-    }
-
-    /// Fills the empty address fields of `record` from the areas containing it; whether anything changed.
-    func fill(_ record: inout PlaceRecord) -> Bool {
-        var otherNames: [String] = []
-        return fill(&record, otherNames: &otherNames)
     }
 
     /// Fills the empty address fields of `record` from the areas containing it, then its country
@@ -373,7 +367,7 @@ struct AreaLookup {
             if record.timeZone == nil, let zone = area.timeZone { record.timeZone = zone }
             record.address = a
         }
-        if record.address.countryCode == nil, let code = hints?.countryCode(near: record.coordinate) {
+        if record.address.countryCode == nil, let code = hints.countryCode(near: record.coordinate) {
             record.address.countryCode = code
         }
         if record.address.country == nil, let code = record.address.countryCode, let name = CountryFacts.name(countryCode: code) {
@@ -383,7 +377,7 @@ struct AreaLookup {
             record.timeZone = CountryFacts.timeZone(countryCode: code, near: record.coordinate)
         }
         if record.address.postalCode == nil, record.kind == .address || record.kind == .pointOfInterest || record.kind == .street,
-           let code = hints?.postalCode(near: record.coordinate, street: record.address.street) {
+           let code = hints.postalCode(near: record.coordinate, street: record.address.street) {
             record.address.postalCode = code
         }
         return record != before

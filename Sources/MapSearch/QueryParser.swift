@@ -76,7 +76,7 @@ struct ParsedQuery: Equatable {
     /// number when the query also has a shorter number. Four-digit postcodes (AT, CH, LI) are
     /// told apart only by position, as house numbers of four digits are common.
     static func isPostcodeLike(_ token: String) -> Bool {
-        token.count >= 5 && token.utf8.allSatisfy { (0x30...0x39).contains($0) }
+        token.count >= 5 && TextFolding.isDigits(token)
     }
 
     /// The subject's words with the house number moved to the front, as addresses are indexed.

@@ -95,6 +95,17 @@ public enum TextFolding {
         return token
     }
 
+    /// Whether `word` is ASCII digits only (and not empty).
+    static func isDigits<S: StringProtocol>(_ word: S) -> Bool {
+        !word.isEmpty && word.utf8.allSatisfy { (0x30...0x39).contains($0) }
+    }
+
+    /// A house number as tagged, then the other spellings people type for it
+    /// (``houseNumberSpellings(_:)``): every form an address is indexed under.
+    public static func houseNumberForms(_ number: String) -> [String] {
+        [number] + houseNumberSpellings(number)
+    }
+
     /// Other spellings of a house number that people type for it, besides the tagged one: the
     /// letter joined to or apart from the number ("36 B" ↔ "36b"), and each house of a range of
     /// letters or numbers ("32 a-b" is 32a and 32b, "12-16" is 12, 14 and 16 on one side of the
@@ -102,7 +113,7 @@ public enum TextFolding {
     /// different things in different countries, and its words match as they are).
     public static func houseNumberSpellings(_ number: String) -> [String] {
         let words = rawTokens(number)
-        guard let first = words.first, first.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+        guard let first = words.first, isDigits(first) else {
             // "36b" folds to one word: the letter apart too.
             if words.count == 1, let word = words.first, let split = splitLetter(word) { return ["\(split.0) \(split.1)"] }
             return []
@@ -114,7 +125,7 @@ public enum TextFolding {
             return []
         case 2 where isLetter(words[1]):
             return [first + words[1]]
-        case 2 where ranged && words[1].utf8.allSatisfy({ (0x30...0x39).contains($0) }):
+        case 2 where ranged && isDigits(words[1]):
             guard let low = Int(first), let high = Int(words[1]), low < high, high - low <= 20 else { return [] }
             let step = (high - low) % 2 == 0 ? 2 : 1
             return stride(from: low, through: high, by: step).map(String.init)
@@ -130,7 +141,7 @@ public enum TextFolding {
     static func splitLetter(_ word: String) -> (String, String)? {
         guard word.count >= 2, let last = word.unicodeScalars.last, ("a"..."z").contains(last) else { return nil }
         let digits = word.dropLast()
-        guard digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        guard isDigits(digits) else { return nil }
         return (String(digits), String(last))
     }
 
