@@ -8,60 +8,40 @@ import MapImport
 /// one; folders of processes that are gone are removed on the next import.
 public enum SampleBundle {
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var monacoResult: Result<URL, any Error>?
     private static let prefix = "openmapkit-test-bundles-"
+    /// Each bundle's import, by name: done once per process, its error kept for every later caller.
+    nonisolated(unsafe) private static var results: [String: Result<URL, any Error>] = [:]
 
     /// The folder of the Monaco bundle (`../shared/data/osm/monaco.osm.pbf`), imported on first use.
-    public static func monaco() throws -> URL {
-        try lock.withLock {
-            if monacoResult == nil {
-                monacoResult = Result {
-                    removeAbandonedFolders()
-                    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(prefix + String(getpid()))
-                    let bundle = folder.appendingPathComponent("monaco.omk")
-                    if !FileManager.default.fileExists(atPath: bundle.appendingPathComponent("manifest.json").path) {
-                        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                        _ = try BundleImporter().importPBF(at: TestData.shared("data/osm/monaco.osm.pbf"), to: bundle)
-                    }
-                    return bundle
-                }
-            }
-            return try monacoResult!.get()
-        }
-    }
-
-    nonisolated(unsafe) private static var otherResults: [String: Result<URL, any Error>] = [:]
+    public static func monaco() throws -> URL { try sample("monaco") }
 
     /// The folder of the Andorra bundle (`../shared/data/osm/andorra.osm.pbf`), imported on first use.
     public static func andorra() throws -> URL { try sample("andorra") }
 
     /// A bundle of Liechtenstein (`../shared/data/osm/liechtenstein.osm.pbf`, which also holds
-    /// Autauga County, Alabama) for search: its place index is complete, its tiles stop at zoom 0
-    /// and it has no road graphs. The whole import takes minutes of CPU in a debug build; this one
-    /// about 15 s, and the place index is the same (it does not depend on the tiles or graphs).
-    public static func liechtensteinPlaces() throws -> URL {
-        try sample("liechtenstein", suffix: "-places") { importer in
-            importer.tileOptions.maximumZoom = 0
-            importer.buildsRoadGraphs = false
-        }
-    }
+    /// Autauga County, Alabama) for search (see ``placesOnly(_:)``): the whole import takes minutes
+    /// of CPU in a debug build, this one about 15 s.
+    public static func liechtensteinPlaces() throws -> URL { try placesOnly("liechtenstein") }
 
     /// A bundle of central Helsinki (`../shared/data/osm/helsinki.osm.pbf`: Finnish and Swedish
-    /// names, a box that cuts every boundary above the districts) for search, its place index
-    /// complete like ``liechtensteinPlaces()``'s, without tiles beyond zoom 0 or road graphs.
-    public static func helsinkiPlaces() throws -> URL {
-        try sample("helsinki", suffix: "-places") { importer in
+    /// names, a box that cuts every boundary above the districts) for search (see ``placesOnly(_:)``).
+    public static func helsinkiPlaces() throws -> URL { try placesOnly("helsinki") }
+
+    /// A bundle of `NAME` for search: its place index is complete, its tiles stop at zoom 0 and it
+    /// has no road graphs. The place index is the same as a whole import's (it depends on neither).
+    private static func placesOnly(_ name: String) throws -> URL {
+        try sample(name, suffix: "-places") { importer in
             importer.tileOptions.maximumZoom = 0
             importer.buildsRoadGraphs = false
         }
     }
 
-    /// The bundle of `../shared/data/osm/NAME.osm.pbf`, imported once per process like Monaco's.
+    /// The bundle of `../shared/data/osm/NAME.osm.pbf`, imported once per process.
     private static func sample(_ name: String, suffix: String = "", configure: (BundleImporter) -> Void = { _ in }) throws -> URL {
         try lock.withLock {
             let key = name + suffix
-            if otherResults[key] == nil {
-                otherResults[key] = Result {
+            if results[key] == nil {
+                results[key] = Result {
                     removeAbandonedFolders()
                     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(prefix + String(getpid()))
                     let bundle = folder.appendingPathComponent(key + ".omk")
@@ -74,7 +54,7 @@ public enum SampleBundle {
                     return bundle
                 }
             }
-            return try otherResults[key]!.get()
+            return try results[key]!.get()
         }
     }
 
