@@ -40,11 +40,9 @@ define apt_install
 endef
 
 # Python packages the tests use as independent readers: the PMTiles reference reader, and pyosmium,
-# which Scripts/sample-addresses.py reads an extract's addresses with for the geocoding tests.
+# which Scripts/sample-addresses.py reads an extract's addresses with for the geocoding tests (and
+# the benchmarks' make-large-extract.py makes their large inputs with).
 PIP_TEST     := pmtiles osmium
-# Python packages the benchmarks use: pyosmium (make-large-extract.py's large inputs) and psutil
-# (the import benchmark samples Nominatim's PostgreSQL processes).
-PIP_BENCH    := osmium psutil
 
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "The Swift toolchain (6.0 or later) is required: https://www.swift.org/install/linux/"; exit 1; }
@@ -53,7 +51,6 @@ deps:
 
 bench-deps: deps
 	$(call apt_install,$(APT_BENCH))
-	@python3 -c "import osmium, psutil" 2>/dev/null || python3 -m pip install --quiet $(PIP_BENCH)
 
 build: deps
 	$(SWIFT) build -c release --product openmapkit

@@ -1,6 +1,6 @@
 """What the compare-*.py benchmarks share: paths, command-line options, percentiles, timing a
-process (wall, CPU and peak memory from wait4), the large extracts made once for scale runs, and
-the routing peers' virtualenv.
+process (wall, CPU and peak memory from wait4), the CPU time of a running process tree (/proc),
+the large extracts made once for scale runs, the routing peers' virtualenv, and starting servers.
 
 Kept free of any one benchmark's logic; each script imports what it needs.
 """
@@ -53,6 +53,37 @@ def measure(command, output=None, cwd=None, env=None):
             errors.seek(0)
             raise RuntimeError(f"{' '.join(command)} failed:\n{errors.read().decode(errors='replace')[-2000:]}")
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
+
+
+def process_tree(pid):
+    """`pid` and its living descendants (from /proc/PID/task/*/children); [] once it is gone."""
+    if not os.path.exists(f"/proc/{pid}"):
+        return []
+    pids, index = [pid], 0
+    while index < len(pids):
+        try:
+            for task in os.listdir(f"/proc/{pids[index]}/task"):
+                with open(f"/proc/{pids[index]}/task/{task}/children") as f:
+                    pids += [int(child) for child in f.read().split()]
+        except OSError:
+            pass
+        index += 1
+    return pids
+
+
+def tree_cpu_seconds(pid):
+    """CPU time so far of `pid`'s process tree: each living process's user and system time with
+    its reaped children's (utime + stime + cutime + cstime), so a server's exited workers and a
+    database's finished backends still count."""
+    total = 0.0
+    for process in process_tree(pid):
+        try:
+            with open(f"/proc/{process}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            pass
+    return total
 
 
 def size_of(path):

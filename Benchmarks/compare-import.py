@@ -42,7 +42,8 @@ import tempfile
 import threading
 import time
 
-from benchmark_support import SHARED, large_extract, measure, option, osrm_tools, routing_peers, size_of
+from benchmark_support import (SHARED, large_extract, measure, option, osrm_tools, process_tree, routing_peers, size_of,
+                               tree_cpu_seconds)
 
 RUNS = int(option("--runs", "3"))
 THREADS = str(os.cpu_count() or 1)
@@ -113,39 +114,12 @@ def compare_tiles(openmapkit, extracts, runs):
 
 # ---------------------------------------------------------------------------------- whole bundle
 
-def proc_cpu_seconds(pid):
-    """utime + stime + cutime + cstime of one process (its reaped children included), in seconds."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-
-
-def tree(pid):
-    """`pid` and its living descendants."""
-    import psutil
-    try:
-        root = psutil.Process(pid)
-        return [root] + root.children(recursive=True)
-    except psutil.Error:
-        return []
-
-
-def tree_cpu_seconds(pid):
-    """CPU of a process tree so far: the root's own and reaped children's, plus the living children's."""
-    total = 0.0
-    for process in tree(pid):
-        try:
-            total += proc_cpu_seconds(process.pid)
-        except OSError:
-            pass
-    return total
-
-
-def tree_pss(processes):
+def tree_pss(pid):
+    """Proportional set size of `pid`'s process tree, in bytes."""
     total = 0
-    for process in processes:
+    for process in process_tree(pid):
         try:
-            with open(f"/proc/{process.pid}/smaps_rollup") as f:
+            with open(f"/proc/{process}/smaps_rollup") as f:
                 total += next(int(line.split()[1]) for line in f if line.startswith("Pss:")) * 1024
         except (OSError, StopIteration):
             pass
@@ -206,7 +180,7 @@ class Nominatim:
             def sample():
                 nonlocal peak
                 while not stop.is_set():
-                    peak = max(peak, tree_pss(tree(process.pid)) + tree_pss(tree(postmaster)))
+                    peak = max(peak, tree_pss(process.pid) + tree_pss(postmaster))
                     stop.wait(0.1)
             sampler = threading.Thread(target=sample)
             sampler.start()

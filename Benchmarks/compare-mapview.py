@@ -65,14 +65,13 @@ from the same run are comparable.
 import argparse
 import importlib.util
 import json
-import math
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 
-from benchmark_support import HERE, SHARED, free_port, wait_until_up
+from benchmark_support import HERE, SHARED, free_port, percentile, wait_until_up
 
 
 def load_compare_render():
@@ -160,14 +159,8 @@ json.dump(out, open(sys.argv[2], "w"))
 '''
 
 
-def percentile(values, p):
-    """Nearest rank, as the Swift benchmark computes it."""
-    s = sorted(values)
-    return s[min(len(s) - 1, max(0, math.ceil(p * len(s)) - 1))]
-
-
 def stats(values):
-    return {"medianMs": percentile(values, 0.5), "p90Ms": percentile(values, 0.9), "p99Ms": percentile(values, 0.99)}
+    return {"medianMs": percentile(values, 50), "p90Ms": percentile(values, 90), "p99Ms": percentile(values, 99)}
 
 
 def row(label, cold, s, width=52):

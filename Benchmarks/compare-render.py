@@ -32,8 +32,7 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "shared"))
+from benchmark_support import SHARED
 PEER = os.path.join(SHARED, "peers", "maplibre")
 CASES = os.path.join(SHARED, "conformance", "render", "realworld")
 

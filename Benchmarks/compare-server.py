@@ -54,7 +54,7 @@ import time
 import urllib.error
 import urllib.request
 
-from benchmark_support import SHARED, free_port, wait_until_up
+from benchmark_support import SHARED, free_port, process_tree, tree_cpu_seconds, wait_until_up
 MONACO = (43.7384, 7.4246)
 
 LUA = r"""
@@ -92,14 +92,7 @@ def fetch(url, timeout=60):
 
 def rss(pid):
     """Resident memory of `pid` and its child processes (nginx's workers) in bytes (0 when gone)."""
-    total = own_rss(pid)
-    try:
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as f:
-                total += sum(own_rss(int(child)) for child in f.read().split())
-    except OSError:
-        pass
-    return total
+    return sum(own_rss(process) for process in process_tree(pid))
 
 
 def own_rss(pid):
@@ -111,25 +104,6 @@ def own_rss(pid):
     except OSError:
         pass
     return 0
-
-
-def cpu_seconds(pid):
-    """CPU time of `pid` (its reaped children included) and of its living child processes (nginx's workers)."""
-    def own(p):
-        try:
-            with open(f"/proc/{p}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-        except OSError:
-            return 0.0
-    total = own(pid)
-    try:
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as f:
-                total += sum(own(int(child)) for child in f.read().split())
-    except OSError:
-        pass
-    return total
 
 
 class MemorySampler:
@@ -361,9 +335,9 @@ def main():
               "processes' CPU time per request)")
         for round_index in range(args.rounds):
             for name, label, url, paths, process in cached:
-                before = cpu_seconds(process.pid)
+                before = tree_cpu_seconds(process.pid)
                 figures = run_wrk(url, paths, args.duration, args.threads, args.connections, work)
-                cpu = cpu_seconds(process.pid) - before
+                cpu = tree_cpu_seconds(process.pid) - before
                 errors = figures["connect"] + figures["read"] + figures["write"] + figures["timeout"]
                 any_errors |= figures["non2xx"] > 0 or errors > 0
                 seconds = figures["duration_us"] / 1e6
