@@ -279,7 +279,7 @@ extension PlaceIndex {
     func textCandidates(_ db: Database, parsed: ParsedQuery, prefixLast: Bool, region: Box?, required: Bool,
                         kinds: Set<PlaceKind>?, corrected: Bool = false) throws -> [Candidate] {
         var words = parsed.subject
-        var alternatives: [String: [String]] = [:]
+        var alternatives = try inflectedAlternatives(db, parsed.abbreviationAlternatives)
         if corrected {
             var changed = false
             for (offset, word) in words.enumerated() {
@@ -370,6 +370,27 @@ extension PlaceIndex {
     /// "andorra*" in Andorra ×100 begins 3 words but 63 000 documents; FTS5 reads and merges all
     /// of them before it can return the first match in rowid order, whereas the same words as
     /// whole terms are read lazily and skipped through (3 ms against 0.2 ms with "auditori").
+    /// `alternatives` of abbreviated words with the indexed words that inflect a written-out
+    /// spelling: "Drottningg." is "drottninggata", which the index holds in the definite form
+    /// "drottninggatan" (Swedish, Danish and Norwegian street names end in an article). Up to
+    /// three letters longer, as many as ``inflectionLimit`` per spelling.
+    func inflectedAlternatives(_ db: Database, _ alternatives: [String: [String]]) throws -> [String: [String]] {
+        var result = alternatives
+        for (word, options) in alternatives {
+            var all = options
+            for option in options where option != word && option.unicodeScalars.count >= 4 {
+                let terms = try String.fetchAll(db.cachedStatement(sql: "SELECT term FROM place_terms WHERE term > ? AND term < ? LIMIT \(Self.inflectionLimit)"),
+                                                arguments: [option, option + "\u{10FFFF}"])
+                for term in terms where term.unicodeScalars.count <= option.unicodeScalars.count + 3 && !all.contains(term) { all.append(term) }
+            }
+            result[word] = all
+        }
+        return result
+    }
+
+    /// The most inflected forms an abbreviation's spelling adds to a query.
+    static let inflectionLimit = 8
+
     func prefixExpansions(_ db: Database, words: [String], prefixLast: Bool,
                           alternatives: [String: [String]]) throws -> [String: [String]] {
         guard prefixLast, let last = words.last else { return [:] }

@@ -11,6 +11,10 @@ struct ParsedQuery: Equatable {
     var anchor: [String]?
     /// "12" in "12 Avenue de la Costa" or "Avenue de la Costa 12".
     var houseNumber: String?
+    /// For subject words written as abbreviations with a dot ("G.", "Aleksanterink."), every
+    /// spelling they may stand for, itself included; other words take
+    /// ``TextFolding/alternatives(of:)``.
+    var abbreviationAlternatives: [String: [String]] = [:]
 
     /// The longest query we look at: more text than this is not a place name, and capping it
     /// bounds the work a hostile query can cause.
@@ -32,7 +36,8 @@ struct ParsedQuery: Equatable {
     /// Parses `text`; nil when it has no words at all.
     init?(_ text: String, splitAnchor: Bool = true) {
         let capped = String(String.UnicodeScalarView(text.unicodeScalars.prefix(Self.maximumScalars)))
-        var raw = Array(TextFolding.rawTokens(capped).prefix(Self.maximumWords))
+        let marked = Array(TextFolding.rawTokensMarkingAbbreviations(capped).prefix(Self.maximumWords))
+        var raw = marked.map(\.word)
         guard !raw.isEmpty else { return nil }
         var anchorRaw: [String]? = nil
         if splitAnchor, raw.count >= 3 {
@@ -50,18 +55,31 @@ struct ParsedQuery: Equatable {
         // A trailing "nearby" / "near me" only says "use the region".
         if raw.count > 1, raw.last == "nearby" { raw.removeLast() }
         if raw.count > 2, Array(raw.suffix(2)) == ["near", "me"] { raw.removeLast(2) }
-        var number: String? = nil
-        let nonNumeric = raw.filter { !Self.isHouseNumber($0) }
-        if raw.count >= 2, !nonNumeric.isEmpty {
-            let first = raw[0], last = raw[raw.count - 1]
-            if Self.isHouseNumber(first), Self.isHouseNumber(last), Self.isPostcodeLike(first), !Self.isPostcodeLike(last) {
-                // "95463 Bindlach Hauptstr. 5": the postcode leads, the house number ends.
-                number = last
-            } else if Self.isHouseNumber(first) { number = first }
-            else if Self.isHouseNumber(last) { number = last }
-        }
         self.init(subject: raw.map(TextFolding.canonical), rawSubject: raw,
-                  anchor: anchorRaw.map { $0.map(TextFolding.canonical) }, houseNumber: number)
+                  anchor: anchorRaw.map { $0.map(TextFolding.canonical) }, houseNumber: Self.houseNumber(in: raw))
+        // The subject is the start of `marked` (the anchor and "nearby" come off its end).
+        for (offset, word) in raw.enumerated() where marked[offset].dotted {
+            let canonical = subject[offset]
+            let known = TextFolding.alternatives(of: canonical)
+            let more = StreetAbbreviations.alternatives(of: word, abbreviated: true).filter { !known.contains($0) }
+            if !more.isEmpty { abbreviationAlternatives[canonical] = known + more }
+        }
+    }
+
+    /// The word of `words` that is the house number, if one is: the first or the last word
+    /// ("12 Avenue de la Costa", "Städtle 12"), the last when a postcode leads ("95463 Bindlach
+    /// Hauptstr. 5"), else a number inside that follows a word and is not a long postcode
+    /// ("Quellenstrasse 8 9492 Eschen": 8 follows the street, 9492 follows the number).
+    static func houseNumber(in words: [String]) -> String? {
+        guard words.count >= 2, words.contains(where: { !isHouseNumber($0) }) else { return nil }
+        let first = words[0], last = words[words.count - 1]
+        if isHouseNumber(first), isHouseNumber(last), isPostcodeLike(first), !isPostcodeLike(last) { return last }
+        if isHouseNumber(first) { return first }
+        if isHouseNumber(last) { return last }
+        for offset in 1..<(words.count - 1) where isHouseNumber(words[offset]) && !isPostcodeLike(words[offset]) {
+            if !isHouseNumber(words[offset - 1]) { return words[offset] }
+        }
+        return nil
     }
 
     /// "12", "12a", "12bis", "3-5" (already split at the hyphen by folding).

@@ -145,8 +145,35 @@ public enum TextFolding {
         return (String(digits), String(last))
     }
 
-    /// Words a query word may stand for besides itself, for ambiguous abbreviations.
+    /// The folded words of `text` as ``rawTokens(_:)`` gives them, each with whether a dot
+    /// follows it ("Str." , "G.", "Aleksanterink."): how a query marks an abbreviation.
+    static func rawTokensMarkingAbbreviations(_ text: String) -> [(word: String, dotted: Bool)] {
+        var result: [(String, Bool)] = []
+        var current = String.UnicodeScalarView()
+        for scalar in fold(text).unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                current.append(scalar)
+            } else if !current.isEmpty {
+                result.append((String(current), scalar == "."))
+                current = String.UnicodeScalarView()
+            }
+        }
+        if !current.isEmpty { result.append((String(current), false)) }
+        return result
+    }
+
+    /// Words a query word may stand for besides itself: the other spellings of the street
+    /// types and titles it abbreviates or is abbreviated to in some language
+    /// (``StreetAbbreviations``), and the equivalents below.
     public static func alternatives(of token: String) -> [String] {
+        let equivalents = sameMeaning(token)
+        let abbreviations = StreetAbbreviations.alternatives(of: token, abbreviated: false).filter { !equivalents.contains($0) }
+        return abbreviations.isEmpty ? equivalents : equivalents + abbreviations
+    }
+
+    /// Words that mean the same across languages and spellings without being abbreviations of
+    /// each other ("Avenue", "Avinguda", "Avenida"), and "St" for the saints of every language.
+    private static func sameMeaning(_ token: String) -> [String] {
         switch token {
         case "st": return ["st", "street", "saint", "sant", "sankt"]
         case "ste": return ["ste", "sainte", "santa"]

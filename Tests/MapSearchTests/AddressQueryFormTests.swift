@@ -29,7 +29,16 @@ final class AddressQueryFormTests: XCTestCase {
                        geometry: PlaceGeometry(shape: .lines, parts: [[at(0, -0.004), at(0, 0.006)]]))
         try writer.add(PlaceRecord(id: "w11", kind: .street, name: "Bahnhofstraße", coordinate: at(0.003, 0), importance: 0.2), searchNames: [],
                        geometry: PlaceGeometry(shape: .lines, parts: [[at(0.003, -0.004), at(0.003, 0.004)]]))
+        // Streets whose abbreviations are not German: the dictionary holds every language.
+        try writer.add(PlaceRecord(id: "w12", kind: .street, name: "Schulgasse", coordinate: at(-0.003, 0), importance: 0.2), searchNames: [],
+                       geometry: PlaceGeometry(shape: .lines, parts: [[at(-0.003, -0.004), at(-0.003, 0.004)]]))
+        try writer.add(PlaceRecord(id: "w13", kind: .street, name: "Aleksanterinkatu", coordinate: at(0.006, 0), importance: 0.2), searchNames: [],
+                       geometry: PlaceGeometry(shape: .lines, parts: [[at(0.006, -0.004), at(0.006, 0.004)]]))
+        try writer.add(PlaceRecord(id: "w14", kind: .street, name: "Drottninggatan", coordinate: at(-0.006, 0), importance: 0.2), searchNames: [],
+                       geometry: PlaceGeometry(shape: .lines, parts: [[at(-0.006, -0.004), at(-0.006, 0.004)]]))
         let addresses: [(String, String, String, CLLocationCoordinate2D)] = [
+            ("n7", "3", "Schulgasse", at(-0.0028, 0)), ("n8", "8", "Aleksanterinkatu", at(0.0062, 0)),
+            ("n9", "14", "Drottninggatan", at(-0.0058, 0)),
             ("n1", "5", "Hauptstraße", at(0.0002, 0)), ("n2", "7", "Hauptstraße", at(0.0002, 0.0004)),
             ("n3", "32 a-b", "Hauptstraße", at(0.0002, 0.002)), ("n4", "12/3", "Hauptstraße", at(-0.0002, 0.001)),
             ("n5", "5", "Bahnhofstraße", at(0.0032, 0)), ("n6", "32", "Hauptstraße", at(-0.0002, 0.002)),
@@ -56,6 +65,19 @@ final class AddressQueryFormTests: XCTestCase {
             XCTAssertEqual(try first(text)?.id, "n1", text)
         }
         XCTAssertEqual(try first("95463 Bindlach Bahnhofstr. 5")?.id, "n5")
+    }
+
+    func testAbbreviationsOfEveryLanguage() throws {
+        // "G." is Gasse, "k." katu, "g." gatan: with the dot, as people write them.
+        for (text, id) in [("Schulg. 3", "n7"), ("3 Schulg., Bindlach", "n7"), ("Aleksanterink. 8", "n8"),
+                           ("Drottningg. 14", "n9"), ("Hauptstr 7", "n2")] {
+            XCTAssertEqual(try first(text)?.id, id, text)
+        }
+        // Without the dot a single letter is a letter: "Drottningg 14" is not read as Drottninggatan.
+        XCTAssertNotEqual(try first("Drottningg 14")?.id, "n9")
+        // A house number inside the query, between the street and the postcode.
+        XCTAssertEqual(try first("Schulgasse 3 95463 Bindlach")?.id, "n7")
+        XCTAssertEqual(try first("Bahnhofstraße 5, 95463 Bindlach")?.id, "n5")
     }
 
     func testHouseNumbersWithLettersAndRanges() throws {

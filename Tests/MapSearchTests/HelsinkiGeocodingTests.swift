@@ -66,6 +66,29 @@ final class HelsinkiGeocodingTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(rate, 0.9, "misses:\n" + misses.joined(separator: "\n"))
     }
 
+    /// The same sample written as people abbreviate Finnish and Swedish street names
+    /// ("Aleksanterink. 36b", "Mannerheimint. 5", "Alexandersg. 36b"): the abbreviations come
+    /// from libpostal's dictionaries, nothing in the index knows them.
+    func testGeocodingFindsAbbreviatedStreetNames() throws {
+        let (index, samples) = try fixture()
+        let ends = [("katu", "k."), ("tie", "t."), ("kuja", "kj."), ("polku", "p."), ("gatan", "g."), ("vägen", "v.")]
+        var tried = 0
+        var misses: [String] = []
+        for sample in samples {
+            guard let street = sample.street, let (end, short) = ends.first(where: { street.hasSuffix($0.0) && street.count > $0.0.count + 2 }) else { continue }
+            var abbreviated = sample
+            abbreviated.street = String(street.dropLast(end.count)) + short
+            tried += 1
+            let first = try index.search(PlaceQuery(text: abbreviated.query)).first
+            if first.map({ haversine($0.record.coordinate, sample.coordinate) > 75 }) ?? true {
+                misses.append("\(sample.id) \"\(abbreviated.query)\" → \(first.map { "\($0.record.id) \($0.record.displayName)" } ?? "nothing")")
+            }
+        }
+        print("Helsinki abbreviated: \(tried - misses.count)/\(tried) within 75 m")
+        XCTAssertGreaterThanOrEqual(tried, 50, "the sample should hold many -katu and -tie streets")
+        XCTAssertGreaterThanOrEqual(Double(tried - misses.count) / Double(tried), 0.9, "misses:\n" + misses.joined(separator: "\n"))
+    }
+
     /// At an address point or an unnamed building, the reverse geocode is that address. (At a
     /// shop with an address it is the nearest address point, often the next door's: 80% of the
     /// mixed sample gets its own street and postcode.)

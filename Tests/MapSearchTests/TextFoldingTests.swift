@@ -24,6 +24,32 @@ final class TextFoldingTests: XCTestCase {
         XCTAssertTrue(TextFolding.alternatives(of: "st").contains("saint"))
     }
 
+    func testAbbreviationsFromTheDictionaryOfEveryLanguage() {
+        // Whole words: "rd" road, "kj" kuja (Finnish), "pl" Platz, plats, place…
+        XCTAssertTrue(TextFolding.alternatives(of: "rd").contains("road"))
+        XCTAssertTrue(TextFolding.alternatives(of: "kj").contains("kuja"))
+        XCTAssertTrue(TextFolding.alternatives(of: "pl").contains("platz"))
+        XCTAssertTrue(TextFolding.alternatives(of: "pl").contains("plats"))
+        // A word written in full is not widened to its abbreviations.
+        XCTAssertEqual(TextFolding.alternatives(of: "costa"), ["costa"])
+        // A one-letter abbreviation needs its dot; stop words are words.
+        XCTAssertFalse(TextFolding.alternatives(of: "g").contains("gasse"))
+        XCTAssertTrue(StreetAbbreviations.alternatives(of: "g", abbreviated: true).contains("gasse"))
+        XCTAssertFalse(TextFolding.alternatives(of: "am").contains("amiral"))
+        // Ends of compounds: three letters and more bare, shorter ones with the dot.
+        XCTAssertTrue(TextFolding.alternatives(of: "bahnhofstr").contains("bahnhofstrasse"))
+        XCTAssertFalse(TextFolding.alternatives(of: "drottningg").contains("drottninggata"))
+        XCTAssertTrue(StreetAbbreviations.alternatives(of: "drottningg", abbreviated: true).contains("drottninggata"))
+        XCTAssertTrue(StreetAbbreviations.alternatives(of: "schulg", abbreviated: true).contains("schulgasse"))
+        XCTAssertTrue(StreetAbbreviations.alternatives(of: "aleksanterink", abbreviated: true).contains("aleksanterinkatu"))
+    }
+
+    func testDotsMarkAbbreviations() {
+        let marked = TextFolding.rawTokensMarkingAbbreviations("Aleksanterink. 8, Hauptstr.5 St.-Martins-Ring Ö.")
+        XCTAssertEqual(marked.map(\.word), TextFolding.rawTokens("Aleksanterink. 8, Hauptstr.5 St.-Martins-Ring Ö."))
+        XCTAssertEqual(marked.map(\.dotted), [true, false, true, false, true, false, false, true])
+    }
+
     func testControlCharactersAndPunctuationSeparateWords() {
         XCTAssertEqual(TextFolding.tokens("Monte\u{0}Carlo\n\t(casino)*\"OR\""), ["monte", "carlo", "casino", "or"])
         XCTAssertEqual(TextFolding.tokens("  \u{7}  "), [])
@@ -73,6 +99,15 @@ final class QueryParserTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(ParsedQuery("5 Hauptstrasse Bindlach")).houseNumber, "5")
         XCTAssertEqual(try XCTUnwrap(ParsedQuery("00100 Helsinki Aleksanterinkatu 36b")).houseNumber, "36b")
         XCTAssertEqual(try XCTUnwrap(ParsedQuery("1234 Main St 95463")).houseNumber, "1234")
+    }
+
+    func testHouseNumberInsideTheQuery() throws {
+        // After the street, before the postcode and town ("Street 8, 9492 Eschen").
+        XCTAssertEqual(try XCTUnwrap(ParsedQuery("Quellenstrasse 8, 9492 Eschen")).houseNumber, "8")
+        XCTAssertEqual(try XCTUnwrap(ParsedQuery("Hauptstraße 5 95463 Bindlach")).houseNumber, "5")
+        XCTAssertEqual(try XCTUnwrap(ParsedQuery("Quellenstrasse 8, 9492 Eschen")).numberFirstSubject, ["8", "quellenstrasse", "9492", "eschen"])
+        // A long postcode inside is not a house number.
+        XCTAssertNil(try XCTUnwrap(ParsedQuery("Bindlach 95463 Oberfranken")).houseNumber)
     }
 
     func testHouseNumberSpellings() {

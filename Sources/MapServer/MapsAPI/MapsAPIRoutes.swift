@@ -87,6 +87,7 @@ struct MapsAPIRoutes {
         search.resultTypes = parameters.searchResultTypes
         search.pointOfInterestFilter = parameters.pointOfInterestFilter
         search.addressFilter = parameters.addressFilter
+        search.preferredLocale = parameters.locale ?? SearchParameters.acceptLanguage(request.headers[.acceptLanguage])
         search.resultLimit = paginated ? Self.maximumSearchResults : Self.unpaginatedResults
         // limitToCountries filters afterwards, so ask for more when it is set.
         if parameters.countries != nil { search.resultLimit = Self.maximumSearchResults * 2 }

@@ -145,6 +145,11 @@ public final class MKLocalSearch: NSObject, @unchecked Sendable {
         /// The most results to return (an OpenMapKit addition; MapKit picks its own number). At
         /// most 1000 are returned.
         public var resultLimit = 25
+        /// The language to answer in: names, streets, towns and countries as the data writes them
+        /// in that language (`name:xx`, CLDR country names), falling back to `name`. An OpenMapKit
+        /// addition, as on the geocoding requests: MapKit answers in the device's language; nil
+        /// here answers with the names as tagged (`name`), whatever the process's locale.
+        public var preferredLocale: Locale?
         private var storedRegion: MKCoordinateRegion?
         /// The place a completion stands for; searched by identifier rather than by text.
         private(set) var completionRecordID: String?
@@ -188,6 +193,7 @@ public final class MKLocalSearch: NSObject, @unchecked Sendable {
             copy.resultLimit = resultLimit
             copy.storedRegion = storedRegion
             copy.completionRecordID = completionRecordID
+            copy.preferredLocale = preferredLocale
             return copy
         }
     }
@@ -285,7 +291,7 @@ public final class MKLocalSearch: NSObject, @unchecked Sendable {
             guard let record = try PlaceSearch(source: dataSource).place(id: id) else {
                 throw MKError(.placemarkNotFound, reason: "the completion's place (\(id)) is no longer in the map data")
             }
-            return response(for: [record])
+            return try response(for: [record], search: PlaceSearch(source: dataSource), locale: request.preferredLocale)
         }
         // Input is checked before the data is opened, so a bad request fails the same way
         // whatever the data source.
@@ -311,7 +317,7 @@ public final class MKLocalSearch: NSObject, @unchecked Sendable {
             let scope = query.regionIsRequired ? " in the request's region" : ""
             throw MKError(.placemarkNotFound, reason: "no place matches \"\(text)\"\(scope)")
         }
-        return response(for: records)
+        return try response(for: records, search: search, locale: request.preferredLocale)
     }
 
     private static func pointsOfInterest(_ request: MKLocalPointsOfInterestRequest, dataSource: MapDataSource?) throws -> Response {
@@ -335,11 +341,16 @@ public final class MKLocalSearch: NSObject, @unchecked Sendable {
         guard !inside.isEmpty else {
             throw MKError(.placemarkNotFound, reason: "no point of interest within \(Int(radius.rounded())) m of \(center.latitude),\(center.longitude)")
         }
-        return response(for: Array(inside))
+        return try response(for: Array(inside))
     }
 
-    private static func response(for records: [PlaceRecord]) -> Response {
-        Response(mapItems: records.map { MKMapItem(record: $0) }, boundingRegion: SearchInput.boundingRegion(of: records))
+    private static func response(for records: [PlaceRecord], search: PlaceSearch? = nil, locale: Locale? = nil) throws(MKError) -> Response {
+        var items: [MKMapItem] = []
+        for record in records {
+            let written = if let search, locale != nil { try search.localized(record, locale: locale) } else { record }
+            items.append(MKMapItem(record: written, locale: locale))
+        }
+        return Response(mapItems: items, boundingRegion: SearchInput.boundingRegion(of: records))
     }
 
     /// The query trimmed, or the reason it cannot be searched.

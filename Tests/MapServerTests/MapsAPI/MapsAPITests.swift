@@ -87,6 +87,26 @@ final class MapsAPITests: XCTestCase {
         }
     }
 
+    /// Search answers in `lang`, else in the `Accept-Language` header's language, else as tagged.
+    func testSearchAnswersInTheRequestedLanguage() async throws {
+        try await TestServer.withClient(try TestServer.make()) { client in
+            func country(_ uri: String, _ headers: HTTPFields = [:]) async throws -> String? {
+                let response = try await Self.get(client, uri, headers: headers)
+                XCTAssertEqual(response.status, .ok, response.text)
+                return try XCTUnwrap((try response.json()["results"] as? [[String: Any]])?.first)["country"] as? String
+            }
+            let german = try await country("/v1/search?q=Place%20du%20Casino&lang=de")
+            XCTAssertEqual(german, "Monaco")
+            let japanese = try await country("/v1/search?q=Place%20du%20Casino&lang=ja")
+            XCTAssertEqual(japanese, Locale(identifier: "ja").localizedString(forRegionCode: "MC"))
+            var headers = HTTPFields()
+            headers[.acceptLanguage] = "ru, en;q=0.5"
+            let russian = try await country("/v1/search?q=Place%20du%20Casino", headers)
+            XCTAssertEqual(russian, Locale(identifier: "ru").localizedString(forRegionCode: "MC"))
+            XCTAssertNotEqual(Locale(identifier: "ru").localizedString(forRegionCode: "MC"), "Monaco", "the test needs a language that writes Monaco otherwise")
+        }
+    }
+
     func testSearchPagesThroughResultsWithSignedTokens() async throws {
         try await TestServer.withClient(try TestServer.make()) { client in
             let first = try await Self.get(client, "/v1/search?q=restaurant&enablePagination=true&searchLocation=43.7396,7.4279")

@@ -36,6 +36,26 @@ final class LocalSearchTests: XCTestCase {
         XCTAssertEqual(ids.count, Set(ids).count)
     }
 
+    /// `preferredLocale` answers in that language (the street and town by their `name:sv`, the
+    /// country by CLDR); without it, names are as tagged.
+    func testSearchAnswersInThePreferredLocale() async throws {
+        let source = try MapDataSource(bundleURL: SampleBundle.helsinkiPlaces())
+        let request = MKLocalSearch.Request(naturalLanguageQuery: "Aleksanterinkatu 36b")
+        let taggedItems = try await MKLocalSearch(request: request, dataSource: source).start().mapItems
+        let tagged = try XCTUnwrap(taggedItems.first)
+        XCTAssertEqual(tagged.placemark.thoroughfare, "Aleksanterinkatu")
+        request.preferredLocale = Locale(identifier: "sv_FI")
+        let swedishItems = try await MKLocalSearch(request: request, dataSource: source).start().mapItems
+        let swedish = try XCTUnwrap(swedishItems.first)
+        XCTAssertEqual(swedish.identifier, tagged.identifier)
+        XCTAssertEqual(swedish.placemark.thoroughfare, "Alexandersgatan")
+        XCTAssertEqual(swedish.placemark.locality, "Helsingfors")
+        XCTAssertEqual(swedish.address?.shortAddress, "Alexandersgatan 36b, Helsingfors")
+        request.preferredLocale = Locale(identifier: "de")
+        let germanItems = try await MKLocalSearch(request: request, dataSource: source).start().mapItems
+        XCTAssertEqual(germanItems.first?.placemark.country, "Finnland")
+    }
+
     func testCategoryWordsFindPointsOfInterestNearTheRegion() async throws {
         let near = CLLocationCoordinate2D(latitude: 43.743728, longitude: 7.428506)
         let request = MKLocalSearch.Request(naturalLanguageQuery: "pharmacy",
