@@ -76,9 +76,10 @@ public enum TextFolding {
         "’": "'", "ʼ": "'",
     ]
 
-    /// One spelling for the street-type abbreviations of the languages in our extracts.
-    /// Ambiguous ones ("st" = street or saint) are left alone here and widened in queries by
-    /// ``alternatives(of:)``.
+    /// A few very common abbreviations folded to one spelling on both sides of the index, so
+    /// "Av." and "Avenue" are one indexed word and cost a query no extra terms. Every other
+    /// abbreviation, in every language, widens queries through ``StreetAbbreviations`` (from
+    /// libpostal's dictionaries); ambiguous ones ("st" = street or saint) are widened there too.
     static let abbreviations: [String: String] = [
         "str": "strasse", "av": "avenue", "ave": "avenue", "avda": "avinguda", "avgda": "avinguda",
         "bd": "boulevard", "bld": "boulevard", "blvd": "boulevard", "bvd": "boulevard", "rd": "road",
