@@ -56,16 +56,10 @@ public struct PlaceAddress: Sendable, Hashable, Codable {
             && subAdministrativeArea == nil && administrativeArea == nil && country == nil && countryCode == nil
     }
 
-    /// "12 Avenue de la Costa" style first line: the house number and street (number first, as
-    /// Apple's formatter does for most European countries it shows in English).
-    public var streetLine: String? {
-        switch (houseNumber, street) {
-        case let (number?, street?): return "\(number) \(street)"
-        case let (nil, street?): return street
-        case let (number?, nil): return number
-        default: return nil
-        }
-    }
+    /// The house number and street the way the address's country writes them ("12 Avenue de la
+    /// Costa" in Monaco, "Städtle 12" in Liechtenstein, "Avinguda Meritxell, 12" in Spain), by
+    /// ``AddressFormat``; either alone when the other is missing; nil with neither.
+    public var streetLine: String? { AddressFormat(countryCode: countryCode).streetLine(of: self) }
 }
 
 /// One place in the index: what a search, a geocode or a reverse geocode returns.

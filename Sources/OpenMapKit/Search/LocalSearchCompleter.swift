@@ -36,14 +36,17 @@ public final class MKLocalSearchCompletion: NSObject, @unchecked Sendable {
     init(_ suggestion: PlaceSuggestion) {
         var title = (suggestion.title, Self.valid(suggestion.titleHighlights, in: suggestion.title))
         var subtitle = (suggestion.subtitle, Self.valid(suggestion.subtitleHighlights, in: suggestion.subtitle))
-        // The index writes "12 Städtle" everywhere; map items write the street line the
-        // country's way ("Städtle 12"), and so do completions, so both read the same.
-        if let record = suggestion.record, let indexLine = record.address.streetLine {
+        // Map items write the street line the country's way ("Städtle 12"), and so do
+        // completions, so both read the same. The index's suggestions already do (PlaceAddress's
+        // street line is the country's); a suggestion built elsewhere that writes it number first
+        // ("32 Städtle") is rewritten.
+        if let record = suggestion.record, let number = record.address.houseNumber, let street = record.address.street {
             let a = record.address
+            let numberFirst = "\(number) \(street)"
             let fields = PostalAddress(houseNumber: a.houseNumber, street: a.street, countryCode: a.countryCode)
-            if let line = fields.streetLine, line != indexLine {
-                title = Self.replacing(indexLine, with: line, in: title.0, highlights: title.1)
-                subtitle = Self.replacing(indexLine, with: line, in: subtitle.0, highlights: subtitle.1)
+            if let line = fields.streetLine, line != numberFirst {
+                title = Self.replacing(numberFirst, with: line, in: title.0, highlights: title.1)
+                subtitle = Self.replacing(numberFirst, with: line, in: subtitle.0, highlights: subtitle.1)
             }
         }
         (self.title, titleHighlightRanges) = title

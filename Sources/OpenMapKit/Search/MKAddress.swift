@@ -1,4 +1,5 @@
 import Foundation
+import MapSearch
 
 /// A place's address as text: the full form and, when there is one, a short form (MapKit's
 /// `MKAddress`).
@@ -34,16 +35,18 @@ public final class MKAddress: NSObject, @unchecked Sendable {
 /// address with or without the country, on one line or several; the city; the city with enough
 /// context to tell it apart; the country.
 ///
-/// Lines follow the country's postal custom, picked by its ISO code: the house number before the
-/// street in France, Monaco, the UK and North America ("12 Avenue de la Costa"), after it
-/// elsewhere in Europe ("Städtle 12", "Avinguda Meritxell, 12"); the postcode before the city in
-/// Europe ("98000 Monaco"), after the state in the US ("Cupertino, CA 95014"). Country names are
-/// in the request's locale (the process's by default).
+/// Lines follow the country's postal custom, picked by its ISO code from OpenCage's
+/// address-formatting templates (MIT licence, © OpenCage GmbH), the maintained record of how
+/// every country writes an address: the house number before the street in France, Monaco, the UK
+/// and North America ("12 Avenue de la Costa"), after it in most of Europe ("Städtle 12",
+/// "Calle Mayor, 12"); the postcode before the city in Europe ("98000 Monaco"), after the state in
+/// the US ("Cupertino, CA 95014"), on a line of its own in the UK. Country names are in the
+/// request's locale (the process's by default).
 public final class MKAddressRepresentations: NSObject, @unchecked Sendable {
     /// How much context ``cityWithContext(_:)`` adds to the city's name.
     public enum ContextStyle: Sendable, Hashable {
-        /// The administrative area where a country's custom names it (the US, Canada, Australia),
-        /// else the country.
+        /// The administrative area where the country writes it beside the city in addresses (the
+        /// US, Canada, Australia, Brazil: "Cupertino, CA"), else the country.
         case automatic
         /// The administrative area, or the country when there is none.
         case short
@@ -65,14 +68,12 @@ public final class MKAddressRepresentations: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// The whole address: the street line, the postcode and city, and (with `includingRegion`)
-    /// the country; joined with ", " when `singleLine`, else with line breaks. Nil when the
-    /// address has no parts.
+    /// The whole address, as its country writes it: the street line, the postcode and city (and
+    /// whatever else the country's addresses name), and with `includingRegion` the country's name
+    /// (``regionName``) where the country puts it; joined with ", " when `singleLine`, else with
+    /// line breaks. Nil when the address has no parts.
     public func fullAddress(includingRegion: Bool, singleLine: Bool) -> String? {
-        var lines: [String] = []
-        if let street = fields.streetLine { lines.append(street) }
-        if let city = fields.cityLine { lines.append(city) }
-        if includingRegion, let region = regionName, !lines.contains(region) || lines.isEmpty { lines.append(region) }
+        let lines = fields.format.lines(of: fields.placeAddress, countryName: includingRegion ? regionName : nil)
         if lines.isEmpty, let fallback {
             let text = includingRegion ? fallback.fullAddress : (fallback.shortAddress ?? fallback.fullAddress)
             return singleLine ? text.split(separator: "\n").joined(separator: ", ") : text
@@ -92,7 +93,10 @@ public final class MKAddressRepresentations: NSObject, @unchecked Sendable {
         let area = fields.administrativeArea.flatMap { $0 == city ? nil : $0 }
         let parts: [String?]
         switch style {
-        case .automatic: parts = [city, PostalAddress.stateCountries.contains(fields.countryKey) ? area ?? regionName : regionName]
+        case .automatic:
+            // The area as the country's addresses write it beside the city ("CA" for California).
+            let written = fields.format.administrativeAreaWithLocality(of: fields.placeAddress).flatMap { $0 == city ? nil : $0 }
+            parts = [city, written ?? regionName]
         case .short: parts = [city, area ?? regionName]
         case .full: parts = [city, area, regionName]
         }
@@ -115,8 +119,8 @@ public final class MKAddressRepresentations: NSObject, @unchecked Sendable {
     }
 }
 
-/// The parts of an address, as the place index stores them, and the postal customs that put
-/// them into lines.
+/// The parts of an address, as the place index stores them; MapSearch's `AddressFormat` puts them
+/// into lines the way the address's country does.
 struct PostalAddress: Hashable, Sendable {
     var houseNumber: String?
     var street: String?
@@ -148,41 +152,23 @@ struct PostalAddress: Hashable, Sendable {
 
     var isEmpty: Bool { self == PostalAddress() }
 
-    var countryKey: String { countryCode?.uppercased() ?? "" }
+    /// The address's country's format (OpenCage's default when the country is unknown).
+    var format: AddressFormat { AddressFormat(countryCode: countryCode) }
 
-    // Postal customs by country (ISO 3166-1 alpha-2). Countries not listed write "Street 12" and
-    // "postcode City", the custom of most of continental Europe.
-    /// The house number goes before the street.
-    static let numberFirstCountries: Set<String> = ["US", "CA", "GB", "IE", "AU", "NZ", "FR", "MC", "LU", "IL", "ZA", "PH", "SG", "MY", "IN"]
-    /// The house number follows the street after a comma ("Via Roma, 12").
-    static let commaNumberCountries: Set<String> = ["ES", "AD", "IT", "SM", "VA", "PT", "BR", "AR", "MX", "CL", "CO"]
-    /// The city line is "City, STATE postcode".
-    static let stateCountries: Set<String> = ["US", "CA", "AU"]
-    /// The city line is "City postcode" (the postcode written after the city).
-    static let postcodeAfterCountries: Set<String> = ["GB", "IE", "NZ"]
+    /// The fields for `AddressFormat`. A house number without a street is left out: MapKit writes
+    /// no street line without a thoroughfare, and a bare "12" on a line of its own tells nothing.
+    var placeAddress: PlaceAddress {
+        PlaceAddress(houseNumber: street == nil ? nil : houseNumber, street: street, postalCode: postalCode, subLocality: subLocality,
+                     locality: locality, subAdministrativeArea: subAdministrativeArea, administrativeArea: administrativeArea,
+                     country: country, countryCode: countryCode)
+    }
 
-    /// "12 Avenue de la Costa", "Städtle 12", "Avinguda Meritxell, 12"; nil without a street.
+    /// "12 Avenue de la Costa", "Städtle 12", "Calle Mayor, 12"; nil without a street.
     var streetLine: String? {
-        guard let street else { return nil }
-        guard let number = houseNumber else { return street }
-        if Self.numberFirstCountries.contains(countryKey) { return "\(number) \(street)" }
-        if Self.commaNumberCountries.contains(countryKey) { return "\(street), \(number)" }
-        return "\(street) \(number)"
+        guard street != nil else { return nil }
+        return format.streetLine(of: placeAddress)
     }
 
     /// The city, else the district or county.
     var cityName: String? { locality ?? subLocality ?? subAdministrativeArea }
-
-    /// "98000 Monaco", "Cupertino, CA 95014", "London SW1A 1AA"; nil with neither city nor postcode.
-    var cityLine: String? {
-        let city = cityName ?? administrativeArea
-        if Self.stateCountries.contains(countryKey) {
-            let state = [administrativeArea == city ? nil : administrativeArea, postalCode].compactMap { $0 }.joined(separator: " ")
-            let parts = [city, state.isEmpty ? nil : state].compactMap { $0 }
-            return parts.isEmpty ? nil : parts.joined(separator: ", ")
-        }
-        let parts = Self.postcodeAfterCountries.contains(countryKey) ? [city, postalCode] : [postalCode, city]
-        let line = parts.compactMap { $0 }.joined(separator: " ")
-        return line.isEmpty ? nil : line
-    }
 }

@@ -36,7 +36,7 @@ final class MapItemAddressTests: XCTestCase {
         XCTAssertEqual(representations.region?.identifier, "MC")
     }
 
-    func testLiechtensteinAndAndorraPutTheNumberAfterTheStreet() throws {
+    func testLiechtensteinPutsTheNumberAfterTheStreetAndAndorraBefore() throws {
         let vaduz = MKMapItem(record: record("n2", PlaceAddress(houseNumber: "12", street: "Städtle", postalCode: "9490", locality: "Vaduz",
                                                                 country: "Liechtenstein", countryCode: "LI")), locale: english)
         XCTAssertEqual(vaduz.address?.fullAddress, "Städtle 12, 9490 Vaduz, Liechtenstein")
@@ -45,7 +45,9 @@ final class MapItemAddressTests: XCTestCase {
         let andorra = MKMapItem(record: record("n3", PlaceAddress(houseNumber: "7", street: "Avinguda Meritxell", postalCode: "AD500",
                                                                   locality: "Andorra la Vella", administrativeArea: "Andorra la Vella",
                                                                   country: "Andorra", countryCode: "AD")), locale: english)
-        XCTAssertEqual(andorra.address?.fullAddress, "Avinguda Meritxell, 7, AD500 Andorra la Vella, Andorra")
+        // Andorra writes the number first, as France does (OpenCage's template and testcase, and
+        // the UPU's example "2 Avinguda Carlemany, AD700 Escaldes-Engordany").
+        XCTAssertEqual(andorra.address?.fullAddress, "7 Avinguda Meritxell, AD500 Andorra la Vella, Andorra")
         // The parish has the town's name: the context is the country, never the name twice.
         XCTAssertEqual(andorra.addressRepresentations?.cityWithContext(.full), "Andorra la Vella, Andorra")
     }
@@ -60,6 +62,35 @@ final class MapItemAddressTests: XCTestCase {
         XCTAssertEqual(representations.cityWithContext(.full), "Cupertino, CA, United States")
         XCTAssertEqual(item.name, "Apple Park")
         XCTAssertEqual(item.placemark.title, "Apple Park")
+    }
+
+    func testAddressesFollowOpenCagesFormatForTheCountry() throws {
+        // The data names the state; the US writes its code beside the town.
+        let capitol = MKMapItem(record: record("w12", PlaceAddress(houseNumber: "1600", street: "Pennsylvania Avenue NW", postalCode: "20500",
+                                                                   locality: "Washington", administrativeArea: "District of Columbia",
+                                                                   countryCode: "US")), locale: english)
+        XCTAssertEqual(capitol.name, "1600 Pennsylvania Avenue NW")
+        XCTAssertEqual(capitol.address?.fullAddress, "1600 Pennsylvania Avenue NW, Washington, DC 20500, United States")
+        XCTAssertEqual(capitol.addressRepresentations?.cityWithContext, "Washington, DC")
+        XCTAssertEqual(capitol.addressRepresentations?.cityWithContext(.short), "Washington, District of Columbia")
+
+        // The UK: town and postcode on lines of their own; without the region, no country line.
+        let downing = MKMapItem(record: record("w13", PlaceAddress(houseNumber: "10", street: "Downing Street", postalCode: "SW1A 2AA",
+                                                                   locality: "London", administrativeArea: "England", countryCode: "GB")),
+                                locale: english)
+        let representations = try XCTUnwrap(downing.addressRepresentations)
+        XCTAssertEqual(representations.fullAddress(includingRegion: false, singleLine: false), "10 Downing Street\nLondon\nSW1A 2AA")
+        XCTAssertEqual(representations.fullAddress(includingRegion: true, singleLine: true), "10 Downing Street, London, SW1A 2AA, United Kingdom")
+        XCTAssertEqual(representations.cityWithContext, "London, United Kingdom", "the UK does not name towns by their country part")
+
+        // Spain: "Calle, número"; a number without a street is no street line.
+        let madrid = MKMapItem(record: record("n14", PlaceAddress(houseNumber: "42", street: "Calle de Alcalá", postalCode: "28014",
+                                                                  locality: "Madrid", countryCode: "ES")), locale: english)
+        XCTAssertEqual(madrid.address?.fullAddress, "Calle de Alcalá, 42, 28014 Madrid, Spain")
+        let numberOnly = MKMapItem(record: record("n15", kind: .pointOfInterest, name: "Kiosk", PlaceAddress(houseNumber: "42", postalCode: "28014",
+                                                                                                             locality: "Madrid", countryCode: "ES")),
+                                   locale: english)
+        XCTAssertEqual(numberOnly.address?.fullAddress, "28014 Madrid, Spain")
     }
 
     func testPointOfInterestFields() throws {
