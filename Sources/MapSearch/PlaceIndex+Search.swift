@@ -92,16 +92,19 @@ extension PlaceIndex {
         }
     }
 
-    /// The line under a completion's title: the street line (unless it is the title), then the
-    /// locality and country.
+    /// The line under a completion's title: for an address or street the lines below the street
+    /// as the country writes them ("00100 Helsinki", "Cupertino, CA 95014", "London, SW1A 2AA"),
+    /// for a place the street line and locality; then the country.
     static func subtitle(for record: PlaceRecord) -> String {
         let a = record.address
         let title = record.displayName
         var parts: [String] = []
         switch record.kind {
         case .address, .street:
-            parts = [a.postalCode.map { [$0, a.locality].compactMap { $0 }.joined(separator: " ") } ?? a.locality,
-                     a.country].compactMap { $0 }
+            var place = a
+            (place.houseNumber, place.street, place.country) = (nil, nil, nil)
+            let lines = AddressFormat(countryCode: a.countryCode).lines(of: place, countryName: nil)
+            parts = lines + [a.country].compactMap { $0 }
         case .locality, .administrativeArea, .postalCode:
             parts = [a.administrativeArea, a.country].compactMap { $0 }
         case .pointOfInterest, .physicalFeature:

@@ -272,4 +272,19 @@ final class AddressFormatTests: XCTestCase {
             }
         }
     }
+
+    /// A completion's subtitle writes the address's city line the country's way.
+    func testCompletionSubtitlesWriteTheCityLineTheCountrysWay() {
+        let us = PlaceRecord(id: "n1", kind: .address, coordinate: CLLocationCoordinate2D(latitude: 37.33, longitude: -122.01),
+                             address: Self.address("1", "Apple Park Way", "95014", "Cupertino", state: "California", "US"))
+        var withCountry = us
+        withCountry.address.country = "United States"
+        XCTAssertEqual(PlaceIndex.subtitle(for: withCountry), "Cupertino, CA 95014, United States")
+        let gb = PlaceRecord(id: "n2", kind: .address, coordinate: CLLocationCoordinate2D(latitude: 51.5, longitude: -0.12),
+                             address: Self.address("10", "Downing Street", "SW1A 2AA", "London", "GB"))
+        XCTAssertEqual(PlaceIndex.subtitle(for: gb), "London, SW1A 2AA")
+        let fi = PlaceRecord(id: "n3", kind: .address, coordinate: CLLocationCoordinate2D(latitude: 60.17, longitude: 24.95),
+                             address: Self.address("36b", "Aleksanterinkatu", "00100", "Helsinki", "FI"))
+        XCTAssertEqual(PlaceIndex.subtitle(for: fi), "00100 Helsinki")
+    }
 }
