@@ -101,9 +101,10 @@ struct PerspectivePlan {
 extension StyleRenderer {
     /// The frame for a pitched camera (see ``render(center:zoom:bearing:pitch:width:height:pixelRatio:)``):
     /// each tier of ``PerspectivePlan`` drawn flat with the camera's zoom and heading, then warped.
-    /// Returns the frame and the warnings of all the tiers' renders.
+    /// Returns the frame, the warnings of all the tiers' renders and what each tier placed (for
+    /// feature queries).
     func renderPitched(center: CLLocationCoordinate2D, zoom: Double, bearing: Double, pitch: Double, width: Double,
-                       height: Double, pixelRatio: Double) throws(RenderError) -> (RenderCanvas, [String]) {
+                       height: Double, pixelRatio: Double) throws(RenderError) -> (RenderCanvas, [String], RenderedFrame) {
         let projection = PerspectiveProjection(width: width, height: height, pitch: pitch)
         let plan = PerspectivePlan(projection: projection, pixelRatio: pixelRatio, maximumPixelRatio: Self.maximumPixelRatio)
         let transform = ScreenTransform(center: center, zoom: zoom, bearing: bearing, width: width, height: height)
@@ -111,6 +112,8 @@ extension StyleRenderer {
         defer { reservedLabelAreas = reserved }
         var warnings: [String] = []
         var drawn: [(tier: PerspectivePlan.Tier, canvas: RenderCanvas)] = []
+        var flats: [RenderedFrame.Flat] = []
+        lastFrame = nil
         for var tier in plan.tiers {
             // The tier's centre on the ground, as a coordinate; a latitude beyond Web Mercator's
             // limit is clamped by the flat render, so where its centre really is is read back.
@@ -129,11 +132,19 @@ extension StyleRenderer {
                                         pixelRatio: tier.pixelRatio)
             warnings += self.warnings.filter { !warnings.contains($0) }
             drawn.append((tier, canvas))
+            if var flat = lastFrame?.flats.first {
+                flat.tier = tier
+                flats.append(flat)
+            }
         }
+        // The last tier's record is not the frame's: render sets that once the frame is made.
+        lastFrame = nil
         let frame = try RenderCanvas(width: width, height: height, scale: pixelRatio)
         let sky = backgroundColor(atZoom: zoom).map(Self.skyColor(background:))
         PerspectiveWarp.warp(into: frame, from: drawn, plan: plan, projection: projection, sky: sky, threads: maximumThreads)
-        return (frame, warnings)
+        let record = RenderedFrame(transform: transform, zoom: zoom, pitch: pitch, pixelRatio: pixelRatio, flats: flats,
+                                   groundTop: plan.groundTop)
+        return (frame, warnings, record)
     }
 
     /// A label-free rectangle of the frame on a tier's flat drawing: the box around its corners'

@@ -62,6 +62,10 @@ public struct StyleResourceLoader: Sendable {
 /// pattern restarts per tile as in MapLibre, see `GeoJSONLineTiling`), and is not repeated
 /// across the antimeridian. Not thread-safe: it caches decoded tiles between renders.
 ///
+/// After a render, ``features(at:tolerance:layers:filter:)`` and ``features(in:layers:filter:)``
+/// report what that frame drew at a point or in a rectangle of the image (Mapbox's
+/// `visibleFeatures`), from the same tiles, filters and placed labels, without drawing again.
+///
 /// Bad input is refused or worked around, never drawn as a silently blank or wrong image:
 /// - Errors (``RenderError``): a style whose filters or drawn properties do not compile, a GeoJSON
 ///   source whose data cannot be read; a camera with a centre that is not a coordinate, a zoom
@@ -81,7 +85,7 @@ public struct StyleResourceLoader: Sendable {
 public final class StyleRenderer {
     public let style: Style
     private let loader: StyleResourceLoader
-    private let layers: [CompiledLayer]
+    let layers: [CompiledLayer]
     private var geoJSON: [String: GeoJSONFeatures] = [:]
     private var tileCache: [TileKey: VectorTile?] = [:]
     /// The vector tiles of `tileCache` that decoded, converted for drawing.
@@ -90,7 +94,7 @@ public final class StyleRenderer {
     /// Why a cached tile (vector or raster) is nil though the loader had bytes for it.
     private var tileFailures: [TileKey: String] = [:]
     /// What happened to the tiles of each source during the current render.
-    private var tileProblems: [String: TileTally] = [:]
+    var tileProblems: [String: TileTally] = [:]
     /// What the last ``render(center:zoom:bearing:pitch:width:height:pixelRatio:)`` could not draw as the
     /// style asks: tiles that could not be decoded or were refused (too large once inflated), a
     /// view where none of a source's tiles exist, layers whose source the style lacks. Empty when
@@ -117,6 +121,10 @@ public final class StyleRenderer {
     private var sprites: [Bool: StyleSprites] = [:]
     /// The symbols the last render placed, by layer id (for tests).
     private(set) var placedSymbols: [String: [PlacedSymbol]] = [:]
+    /// What the last render drew, for feature queries (see `FeatureQuery.swift`): its camera and
+    /// the symbols each of its flat drawings placed. nil before the first render and after one
+    /// that failed.
+    var lastFrame: RenderedFrame?
     /// Labels shaped by earlier renders, kept for the next ones (a map redrawn as it pans shows
     /// mostly the same labels); emptied when it grows large.
     private var labelShapes: [TextShapeKey: ShapedLabel?] = [:]
@@ -124,7 +132,7 @@ public final class StyleRenderer {
     private struct TileKey: Hashable { let source: String; let tile: TileID }
 
     /// The tiles of one source a render asked for, and which of them it could not use.
-    private struct TileTally {
+    struct TileTally {
         var requested = 0, loaded = 0
         var failures: [(tile: TileID, reason: String)] = []
         mutating func note(_ tile: TileID, loaded isLoaded: Bool, failure: String?) {
@@ -178,15 +186,17 @@ public final class StyleRenderer {
     /// Labels are warped with the ground they are drawn on. Pitch 0 draws the flat map directly.
     public func render(center: CLLocationCoordinate2D, zoom: Double, bearing: Double = 0, pitch: Double = 0,
                        width: Double, height: Double, pixelRatio: Double = 1) throws(RenderError) -> RenderCanvas {
+        lastFrame = nil
         guard pitch.isFinite, pitch >= 0, pitch <= Self.maximumPitch else {
             throw RenderError("pitch \(pitch) is outside 0…\(Self.maximumPitch)°")
         }
         guard pitch > 0 else { return try renderFlat(center: center, zoom: zoom, bearing: bearing, width: width, height: height, pixelRatio: pixelRatio) }
         let center = try Self.validatedCamera(center: center, zoom: zoom, bearing: bearing, width: width, height: height,
                                               pixelRatio: pixelRatio)
-        let (canvas, tierWarnings) = try renderPitched(center: center, zoom: zoom, bearing: bearing, pitch: pitch, width: width,
-                                                       height: height, pixelRatio: pixelRatio)
+        let (canvas, tierWarnings, drawn) = try renderPitched(center: center, zoom: zoom, bearing: bearing, pitch: pitch, width: width,
+                                                              height: height, pixelRatio: pixelRatio)
         warnings = tierWarnings
+        lastFrame = drawn
         return canvas
     }
 
@@ -220,6 +230,8 @@ public final class StyleRenderer {
         painter.patterns = { [unowned self] name in self.styleSprites(pixelRatio: pixelRatio).image(name) }
         painter.light = ExtrusionLight(style.light)
         let symbols = placeSymbols(zoom: zoom, transform: transform, width: width, height: height, pixelRatio: pixelRatio, groups: &groups)
+        let drawn = RenderedFrame(transform: transform, zoom: zoom, pitch: 0, pixelRatio: pixelRatio,
+                                  flats: [RenderedFrame.Flat(transform: transform, symbols: symbols?.placed ?? [:])])
         // Everything that reads or fills the renderer's caches happens here, on this thread; the
         // drawing steps that follow only read, so bands of the image can run them at once.
         var steps: [DrawStep] = []
@@ -256,6 +268,7 @@ public final class StyleRenderer {
         guard bands.count > 1 else {
             var symbols = symbols
             Self.draw(steps, painter: painter, symbols: &symbols)
+            lastFrame = drawn
             return canvas
         }
         var bandCanvases: [RenderCanvas] = []
@@ -272,6 +285,7 @@ public final class StyleRenderer {
         }
         bandCanvases = []
         canvas.finishBands()
+        lastFrame = drawn
         return canvas
     }
 
@@ -358,8 +372,9 @@ public final class StyleRenderer {
         return placer
     }
 
-    /// The source's features for this camera: the vector tiles covering the view, or the GeoJSON.
-    private func featureGroups(sourceID: String, zoom: Double, transform: ScreenTransform) -> [FeatureGroup] {
+    /// The source's features for this camera: the vector tiles covering the view (or, given an
+    /// `area` of the canvas, those covering it), or the GeoJSON.
+    func featureGroups(sourceID: String, zoom: Double, transform: ScreenTransform, area: CanvasRect? = nil) -> [FeatureGroup] {
         if let features = geoJSON[sourceID] { return [features.group(transform: transform)] }
         guard let source = style.source(sourceID), source.type == .vector else { return [] }
         // Tiles of 512 points: the tile zoom is the camera's, floored, within what the source has
@@ -369,7 +384,7 @@ public final class StyleRenderer {
         let size = 1 / Double(1 << z)
         // Tiles are read (and cached) here; moving their points onto the canvas, most of the work,
         // is independent per tile and runs on the render's threads.
-        nonisolated(unsafe) let tiles = Self.coveringTiles(z: z, transform: transform).compactMap { x, y, id in
+        nonisolated(unsafe) let tiles = Self.coveringTiles(z: z, transform: transform, area: area).compactMap { x, y, id in
             preparedTile(sourceID: sourceID, id: id).map { (x: x, y: y, tile: $0) }
         }
         @Sendable func project(_ index: Int) -> FeatureGroup {
@@ -385,12 +400,13 @@ public final class StyleRenderer {
         return groups.compactMap { $0 }
     }
 
-    /// The tiles of zoom `z` that cover the view: their unwrapped column and row (for placing
-    /// them, left or right of the antimeridian) and their address (for loading them).
-    private static func coveringTiles(z: Int, transform: ScreenTransform) -> [(x: Int, y: Int, id: TileID)] {
+    /// The tiles of zoom `z` that cover the view (or `area` of the canvas): their unwrapped column
+    /// and row (for placing them, left or right of the antimeridian) and their address (for
+    /// loading them).
+    private static func coveringTiles(z: Int, transform: ScreenTransform, area: CanvasRect? = nil) -> [(x: Int, y: Int, id: TileID)] {
         let n = 1 << z
-        let corners = [(0.0, 0.0), (transform.halfWidth * 2, 0), (0, transform.halfHeight * 2),
-                       (transform.halfWidth * 2, transform.halfHeight * 2)].map { transform.world(screenX: $0.0, screenY: $0.1) }
+        let a = area ?? CanvasRect(minX: 0, minY: 0, maxX: transform.halfWidth * 2, maxY: transform.halfHeight * 2)
+        let corners = [(a.minX, a.minY), (a.maxX, a.minY), (a.minX, a.maxY), (a.maxX, a.maxY)].map { transform.world(screenX: $0.0, screenY: $0.1) }
         let minX = Int((corners.map(\.x).min()! * Double(n)).rounded(.down))
         let maxX = Int((corners.map(\.x).max()! * Double(n)).rounded(.down))
         let minY = max(0, Int((corners.map(\.y).min()! * Double(n)).rounded(.down)))

@@ -14,11 +14,9 @@ extension LayerPainter {
             for (feature, context) in features(layer, in: group) {
                 guard case .polygons(let polygons) = feature.shape,
                       let color = layer.paint["fill-extrusion-color"]?.color(context) else { continue }
-                let height = layer.paint["fill-extrusion-height"]?.number(context) ?? 0
-                let base = layer.paint["fill-extrusion-base"]?.number(context) ?? 0
                 let offset = translation(layer, "fill-extrusion", context)
                 let moved = polygons.map { $0.map { self.moved($0, by: offset) } }
-                roofs.append((max(height, base), roofs.count, index, moved, light.roof(color)))
+                roofs.append((Self.roofHeight(layer, context), roofs.count, index, moved, light.roof(color)))
             }
         }
         guard !roofs.isEmpty else { return }
@@ -34,6 +32,14 @@ extension LayerPainter {
             if group.clip != nil { canvas.restore() }
         }
         canvas.endGroup(opacity: opacity)
+    }
+
+    /// How high a feature's roof is (`fill-extrusion-height`, or the base when that is higher):
+    /// roofs are drawn lowest first, so a higher one covers a lower one.
+    static func roofHeight(_ layer: CompiledLayer, _ context: EvaluationContext) -> Double {
+        let height = layer.paint["fill-extrusion-height"]?.number(context) ?? 0
+        let base = layer.paint["fill-extrusion-base"]?.number(context) ?? 0
+        return max(height, base)
     }
 }
 

@@ -40,6 +40,74 @@ struct LayerPainter {
 
     // MARK: Feature selection
 
+    /// How this painter picks features (see ``FeatureSelection``), shared with feature queries.
+    var selection: FeatureSelection { FeatureSelection(zoom: zoom, transform: transform) }
+
+    /// The features of a group the layer draws, each with its evaluation context at paint zoom.
+    func features(_ layer: CompiledLayer, in group: FeatureGroup) -> [(feature: RenderFeature, context: EvaluationContext)] {
+        selection.features(layer, in: group)
+    }
+
+    /// The features of a group the layer draws, in drawing order, for paint that does not depend
+    /// on the feature.
+    func selected(_ layer: CompiledLayer, in group: FeatureGroup) -> [RenderFeature] { selection.selected(layer, in: group) }
+
+    /// Works out which features of each group the layer draws, so that drawing, perhaps on several
+    /// threads, only reads the tiles' cached choices.
+    func selectFeatures(_ layer: CompiledLayer, groups: [FeatureGroup]) {
+        for group in groups where group.prepared != nil && layer.filter != nil { _ = selected(layer, in: group) }
+    }
+
+    // MARK: Drawing helpers
+
+    /// Runs `body` with the group's tile clip applied (nothing for GeoJSON).
+    func clipped(_ group: FeatureGroup, _ body: () -> Void) {
+        guard let clip = group.clip else { return body() }
+        canvas.save()
+        canvas.clip(to: clip)
+        body()
+        canvas.restore()
+    }
+
+    /// A `*-translate` offset on the canvas: anchored to the map it turns with the bearing.
+    func translation(_ layer: CompiledLayer, _ prefix: String, _ context: EvaluationContext) -> ScreenPoint {
+        selection.translation(layer, prefix, context)
+    }
+
+    func moved(_ points: [ScreenPoint], by offset: ScreenPoint) -> [ScreenPoint] {
+        offset.x == 0 && offset.y == 0 ? points : points.map { ($0.x + offset.x, $0.y + offset.y) }
+    }
+
+    /// Whether a line or ring, grown by `margin` points all round, lies wholly outside the canvas:
+    /// a tile's features mostly do when the view shows only a corner of it, and Cairo would
+    /// still build their whole outline before clipping it away.
+    func isOffCanvas(_ points: [ScreenPoint], margin: Double) -> Bool {
+        guard let first = points.first else { return true }
+        var (minX, minY, maxX, maxY) = (first.x, first.y, first.x, first.y)
+        for p in points {
+            minX = min(minX, p.x); maxX = max(maxX, p.x)
+            minY = min(minY, p.y); maxY = max(maxY, p.y)
+        }
+        return maxX < -margin || maxY < canvas.drawnMinY - margin || minX > canvas.width + margin || minY > canvas.drawnMaxY + margin
+    }
+
+    /// Whether none of `names` depends on the feature, so the layer can evaluate them once.
+    func isUniform(_ layer: CompiledLayer, _ names: [String]) -> Bool {
+        names.allSatisfy { layer.paint[$0]?.isFeatureConstant ?? true }
+    }
+}
+
+/// Which features of a group a layer draws at a camera, in drawing order, and where its
+/// `*-translate` moves them: what every painter draws and what a feature query (see
+/// `FeatureQuery.swift`) tests, so that both read the same choices.
+struct FeatureSelection {
+    let zoom: Double
+    let transform: ScreenTransform
+
+    /// Filters and layout properties are evaluated at the tile's integer zoom, as MapLibre does
+    /// when it lays out a tile; paint properties at the camera's fractional zoom.
+    var layoutZoom: Double { zoom.rounded(.down) }
+
     /// The features of a group the layer draws, each with its evaluation context at paint zoom.
     func features(_ layer: CompiledLayer, in group: FeatureGroup) -> [(feature: RenderFeature, context: EvaluationContext)] {
         let key = group.clip == nil ? "" : (layer.layer.sourceLayer ?? "")
@@ -92,51 +160,12 @@ struct LayerPainter {
         return prepared.matching(layer.position, zoom: layoutZoom, features: all, filter: passes).map { all[$0] }
     }
 
-    /// Works out which features of each group the layer draws, so that drawing, perhaps on several
-    /// threads, only reads the tiles' cached choices.
-    func selectFeatures(_ layer: CompiledLayer, groups: [FeatureGroup]) {
-        for group in groups where group.prepared != nil && layer.filter != nil { _ = selected(layer, in: group) }
-    }
-
-    // MARK: Drawing helpers
-
-    /// Runs `body` with the group's tile clip applied (nothing for GeoJSON).
-    func clipped(_ group: FeatureGroup, _ body: () -> Void) {
-        guard let clip = group.clip else { return body() }
-        canvas.save()
-        canvas.clip(to: clip)
-        body()
-        canvas.restore()
-    }
-
     /// A `*-translate` offset on the canvas: anchored to the map it turns with the bearing.
     func translation(_ layer: CompiledLayer, _ prefix: String, _ context: EvaluationContext) -> ScreenPoint {
         let values = layer.paint[prefix + "-translate"]?.numbers(context) ?? []
         guard values.count == 2, values[0] != 0 || values[1] != 0 else { return (0, 0) }
         if layer.paint[prefix + "-translate-anchor"]?.string(context) == "viewport" { return (values[0], values[1]) }
         return transform.rotate(values[0], values[1])
-    }
-
-    func moved(_ points: [ScreenPoint], by offset: ScreenPoint) -> [ScreenPoint] {
-        offset.x == 0 && offset.y == 0 ? points : points.map { ($0.x + offset.x, $0.y + offset.y) }
-    }
-
-    /// Whether a line or ring, grown by `margin` points all round, lies wholly outside the canvas:
-    /// a tile's features mostly do when the view shows only a corner of it, and Cairo would
-    /// still build their whole outline before clipping it away.
-    func isOffCanvas(_ points: [ScreenPoint], margin: Double) -> Bool {
-        guard let first = points.first else { return true }
-        var (minX, minY, maxX, maxY) = (first.x, first.y, first.x, first.y)
-        for p in points {
-            minX = min(minX, p.x); maxX = max(maxX, p.x)
-            minY = min(minY, p.y); maxY = max(maxY, p.y)
-        }
-        return maxX < -margin || maxY < canvas.drawnMinY - margin || minX > canvas.width + margin || minY > canvas.drawnMaxY + margin
-    }
-
-    /// Whether none of `names` depends on the feature, so the layer can evaluate them once.
-    func isUniform(_ layer: CompiledLayer, _ names: [String]) -> Bool {
-        names.allSatisfy { layer.paint[$0]?.isFeatureConstant ?? true }
     }
 }
 

@@ -46,6 +46,13 @@ struct PlacedSymbol {
     var haloWidth: Double
     var haloBlur: Double
     var icon: Icon?
+    /// The feature the symbol labels, as placement read it (a street's ways joined into one line),
+    /// and the clip of the tile it came from (nil for GeoJSON): what a feature query reports.
+    var feature: RenderFeature
+    var clip: [ScreenPoint]?
+    /// The boxes the placed text and icon took, padding included, as collisions were tested:
+    /// where a feature query finds the symbol.
+    var boxes: [CollisionBox]
 }
 
 /// Places the labels of every symbol layer in one frame and draws them.
@@ -97,6 +104,7 @@ struct SymbolPlacer {
         var feature: RenderFeature
         var context: EvaluationContext
         var sortKey: Double
+        var clip: [ScreenPoint]?
     }
 
     /// Places the symbols of one layer (`index` is its position in the style).
@@ -114,7 +122,7 @@ struct SymbolPlacer {
                 context.geometryType = feature.geometryType
                 if let filter = layer.filter, !filter.matches(context) { continue }
                 let sortKey = hasSortKey ? (layout("symbol-sort-key")?.number(context) ?? 0) : 0
-                candidates.append(Candidate(group: g, feature: feature, context: context, sortKey: sortKey))
+                candidates.append(Candidate(group: g, feature: feature, context: context, sortKey: sortKey, clip: group.clip))
             }
         }
         if hasSortKey {
@@ -254,12 +262,12 @@ struct SymbolPlacer {
         return (values[0], values[1])
     }
 
-    private func flag(_ property: CompiledProperty?, _ context: EvaluationContext) -> Bool {
+    private static func flag(_ property: CompiledProperty?, _ context: EvaluationContext) -> Bool {
         property?.evaluate(context).booleanValue ?? false
     }
 
     /// `*-allow-overlap`, or the newer `*-overlap` when the style sets it ("always" overlaps).
-    private func allowsOverlap(_ layer: CompiledLayer, _ prefix: String, _ context: EvaluationContext) -> Bool {
+    private static func allowsOverlap(_ layer: CompiledLayer, _ prefix: String, _ context: EvaluationContext) -> Bool {
         if layer.layer.layout[prefix + "-overlap"] != nil, let mode = layer.layout[prefix + "-overlap"]?.string(context) {
             return mode == "always"
         }
@@ -425,12 +433,12 @@ struct SymbolPlacer {
         let lineHeight = layer.layout["text-line-height"]?.number(context) ?? 1.2
         let justifyName = layer.layout["text-justify"]?.string(context) ?? "center"
         let textPadding = max(layer.layout["text-padding"]?.number(context) ?? 2, 0)
-        let textAllowOverlap = allowsOverlap(layer, "text", context)
-        let textIgnore = flag(layer.layout["text-ignore-placement"], context)
-        let textOptional = flag(layer.layout["text-optional"], context)
-        let iconAllowOverlap = allowsOverlap(layer, "icon", context)
-        let iconIgnore = flag(layer.layout["icon-ignore-placement"], context)
-        let iconOptional = flag(layer.layout["icon-optional"], context)
+        let textAllowOverlap = Self.allowsOverlap(layer, "text", context)
+        let textIgnore = Self.flag(layer.layout["text-ignore-placement"], context)
+        let textOptional = Self.flag(layer.layout["text-optional"], context)
+        let iconAllowOverlap = Self.allowsOverlap(layer, "icon", context)
+        let iconIgnore = Self.flag(layer.layout["icon-ignore-placement"], context)
+        let iconOptional = Self.flag(layer.layout["icon-optional"], context)
         let textTranslate = translation(layer, "text", paintContext)
         let iconTranslate = translation(layer, "icon", paintContext)
         var anchors: [TextAnchor] = []
@@ -563,7 +571,8 @@ struct SymbolPlacer {
                                         glyphs: placeText ? glyphs : [], faces: label?.faces ?? [], size: size,
                                         textColor: textColor, haloColor: halo, haloWidth: haloWidth,
                                         haloBlur: max(layer.paint["text-halo-blur"]?.number(paintContext) ?? 0, 0),
-                                        icon: placeIcon ? placedIcon : nil))
+                                        icon: placeIcon ? placedIcon : nil, feature: candidate.feature, clip: candidate.clip,
+                                        boxes: (placeText ? textBoxes : []) + (placeIcon ? iconBox.map { [$0] } ?? [] : [])))
             return
         }
     }
@@ -615,17 +624,8 @@ struct SymbolPlacer {
 
     /// Draws the placed symbols of the layer at `index`: icons, then every halo, then the text.
     mutating func draw(_ layer: CompiledLayer, index: Int, on canvas: RenderCanvas) {
-        guard var symbols = placed[index], !symbols.isEmpty else { return }
-        let context = EvaluationContext(zoom: layoutZoom)
-        let zOrder = layer.layout["symbol-z-order"]?.string(context) ?? "auto"
-        let hasSortKey = layer.layer.layout["symbol-sort-key"] != nil
-        let overlapping = allowsOverlap(layer, "text", context) || allowsOverlap(layer, "icon", context)
-            || flag(layer.layout["text-ignore-placement"], context) || flag(layer.layout["icon-ignore-placement"], context)
-        if zOrder == "viewport-y" || (zOrder == "auto" && !hasSortKey && overlapping) {
-            symbols = symbols.enumerated().sorted { ($0.element.anchor.y, $0.offset) < ($1.element.anchor.y, $1.offset) }.map(\.element)
-        } else if hasSortKey, zOrder != "source" {
-            symbols = symbols.enumerated().sorted { ($0.element.sortKey, $0.offset) < ($1.element.sortKey, $1.offset) }.map(\.element)
-        }
+        guard let placed = placed[index], !placed.isEmpty else { return }
+        let symbols = Self.drawingOrder(placed, layer: layer, zoom: zoom)
         for symbol in symbols {
             guard let icon = symbol.icon else { continue }
             if let color = icon.color {
@@ -653,6 +653,22 @@ struct SymbolPlacer {
         for symbol in symbols where !symbol.glyphs.isEmpty {
             canvas.drawTextFill(symbol.glyphs, faces: symbol.faces, size: symbol.size, color: symbol.textColor)
         }
+    }
+
+    /// A layer's placed symbols in the order they are drawn, each over the ones before it
+    /// (`symbol-z-order`: by the anchor's height on the canvas, or by sort key, or as placed).
+    static func drawingOrder(_ symbols: [PlacedSymbol], layer: CompiledLayer, zoom: Double) -> [PlacedSymbol] {
+        let context = EvaluationContext(zoom: zoom.rounded(.down))
+        let zOrder = layer.layout["symbol-z-order"]?.string(context) ?? "auto"
+        let hasSortKey = layer.layer.layout["symbol-sort-key"] != nil
+        let overlapping = allowsOverlap(layer, "text", context) || allowsOverlap(layer, "icon", context)
+            || flag(layer.layout["text-ignore-placement"], context) || flag(layer.layout["icon-ignore-placement"], context)
+        if zOrder == "viewport-y" || (zOrder == "auto" && !hasSortKey && overlapping) {
+            return symbols.enumerated().sorted { ($0.element.anchor.y, $0.offset) < ($1.element.anchor.y, $1.offset) }.map(\.element)
+        } else if hasSortKey, zOrder != "source" {
+            return symbols.enumerated().sorted { ($0.element.sortKey, $0.offset) < ($1.element.sortKey, $1.offset) }.map(\.element)
+        }
+        return symbols
     }
 
     private mutating func mask(_ icon: PlacedSymbol.Icon, cut: Double, softness: Double) -> SpriteMask? {

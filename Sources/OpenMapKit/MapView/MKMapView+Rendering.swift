@@ -62,6 +62,8 @@ extension MKMapView {
                 delegate?.mapViewDidFinishRenderingMap(self, fullyRendered: true)
             case .failure(let error):
                 renderState.loadedKey = nil
+                // A failed frame shows no map features (see MKMapView+FeatureQueries.swift).
+                renderState.rendererCache?.renderers.drawn = []
                 delegate?.mapViewDidFailLoadingMap(self, withError: error)
                 delegate?.mapViewDidFinishRenderingMap(self, fullyRendered: false)
             }
@@ -180,7 +182,7 @@ struct MapViewRenderState {
 
 /// The style renderers a map view keeps from frame to frame (a map redrawn as it pans or zooms
 /// shows mostly the same tiles), with the key they were made for: made again when the style or
-/// the data changes.
+/// the data changes. Feature queries (MKMapView+FeatureQueries.swift) read what they drew last.
 final class MapViewRendererCache {
     let key: String
     let renderers: MapStyleRenderers

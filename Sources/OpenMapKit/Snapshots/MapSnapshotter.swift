@@ -385,8 +385,11 @@ enum SnapshotEngine {
         let below = options.overlays.filter { $0.level == .aboveRoads }.map(\.renderer)
         let above = options.overlays.filter { $0.level == .aboveLabels }.map(\.renderer)
         let canvas: RenderCanvas
+        renderers.drawn = []
         if below.isEmpty {
-            canvas = try draw(try renderers.whole())
+            let whole = try renderers.whole()
+            canvas = try draw(whole)
+            renderers.drawn = [whole]
         } else {
             // MapKit's aboveRoads level lies between the base map and its labels.
             let (base, labels) = try renderers.split()
@@ -394,6 +397,7 @@ enum SnapshotEngine {
             if isCancelled() { throw CancellationError() }
             for renderer in below { renderer.render(on: canvas, viewport: viewport) }
             if let labels { canvas.draw(try draw(labels)) }
+            renderers.drawn = [base] + (labels.map { [$0] } ?? [])
         }
         if isCancelled() { throw CancellationError() }
         for renderer in above { renderer.render(on: canvas, viewport: viewport) }
@@ -454,6 +458,9 @@ final class MapStyleRenderers {
     let loader: StyleResourceLoader
     private var wholeRenderer: StyleRenderer?
     private var splitRenderers: (base: StyleRenderer, labels: StyleRenderer?)?
+    /// The renderers that drew the last map, bottom first (the whole style, or its base and its
+    /// labels); empty before the first and after one that failed.
+    var drawn: [StyleRenderer] = []
 
     init(style: Style, loader: StyleResourceLoader) {
         (self.style, self.loader) = (style, loader)
@@ -474,6 +481,20 @@ final class MapStyleRenderers {
         let made = (try make(base), labels.layers.isEmpty ? nil : try make(labels))
         splitRenderers = made
         return made
+    }
+
+    /// What `query` finds in each renderer of the last map, topmost first (the labels' features
+    /// over the base's), each feature's place in the drawing counted in this whole style's layers.
+    func features(_ query: (StyleRenderer) -> [RenderedFeature]) -> [RenderedFeature] {
+        var positions: [String: Int] = [:]
+        for (index, layer) in style.layers.enumerated() where positions[layer.id] == nil { positions[layer.id] = index }
+        return drawn.reversed().flatMap { renderer in
+            query(renderer).map { feature in
+                var feature = feature
+                feature.zOrder.layer = positions[feature.layerID] ?? feature.zOrder.layer
+                return feature
+            }
+        }
     }
 
     private func make(_ style: Style) throws -> StyleRenderer {
