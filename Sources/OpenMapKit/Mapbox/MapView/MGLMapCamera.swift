@@ -59,6 +59,8 @@ public final class MGLMapCamera: CustomStringConvertible {
         self.heading = heading
         self.pitch = pitch
         self.altitude = altitude
+        // Observers do not run inside initialisers.
+        storedDistance = MGLMapCamera.distance(altitude: altitude, pitch: pitch)
     }
 
     /// A camera `distance` metres from `centerCoordinate` in a straight line, tilted `pitch`
