@@ -57,7 +57,7 @@ extension MKMapView {
             if isScrollEnabled, speed >= MKMapView.minimumDecelerationSpeed, hasArea, decelerationTime > 0 {
                 let t = decelerationTime
                 let target = constrained(panned(viewport, by: CGPoint(x: vx * t, y: vy * t)))
-                if target != viewport, gestureChangeFilter?(viewport, target, state.reason) ?? true {
+                if target != viewport, allowsGestureChange(from: viewport, to: target, reason: state.reason) {
                     // Ease-out cubic starts at 3 × distance / duration: the release speed.
                     var coast = CameraAnimation(from: viewport, to: target, start: clock.now, duration: 3 * t,
                                                 curve: .decelerate, reportsAnimated: false)
@@ -117,7 +117,7 @@ extension MKMapView {
         requestCameraChange(reason: reason) { [self] in
             guard hasArea else { return }
             let target = zoomed(currentTarget, by: levels, around: point)
-            guard gestureChangeFilter?(viewport, constrained(target), reason) ?? true else { return }
+            guard allowsGestureChange(from: viewport, to: constrained(target), reason: reason) else { return }
             apply(target, animated: animated)
         }
     }
@@ -190,7 +190,7 @@ extension MKMapView {
                 stopAnimation()
             }
             let next = constrained(transform(viewport))
-            if next != viewport, gestureChangeFilter?(viewport, next, reason) ?? true {
+            if next != viewport, allowsGestureChange(from: viewport, to: next, reason: reason) {
                 gestureState.reason.formUnion(reason)
                 if !gestureState.reportedWill {
                     gestureState.reportedWill = true

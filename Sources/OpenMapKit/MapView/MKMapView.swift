@@ -448,6 +448,25 @@ public final class MKMapView {
         withCallbacks(run)
     }
 
+    /// Runs `body` as if no callbacks were under way, so camera changes it makes happen at once
+    /// (for the gesture veto: Mapbox's delegate may set a camera there and read it back); what the
+    /// outer callbacks queued waits until they return, as before.
+    func outsideCallbacks<T>(_ body: () -> T) -> T {
+        let depth = callbackDepth, queued = queuedCameraChanges, completions = pendingCompletions
+        (callbackDepth, queuedCameraChanges, pendingCompletions) = (0, [], [])
+        let result = body()
+        callbackDepth = depth
+        queuedCameraChanges = queued + queuedCameraChanges
+        pendingCompletions = completions + pendingCompletions
+        return result
+    }
+
+    /// Whether the gesture veto lets a gesture move the map from `from` to `to`.
+    func allowsGestureChange(from: MapViewport, to: MapViewport, reason: MapViewChangeReason) -> Bool {
+        guard let filter = gestureChangeFilter else { return true }
+        return outsideCallbacks { filter(from, to, reason) }
+    }
+
     /// Queues a camera change's completion handler: it runs when the callbacks under way have
     /// returned (at once when there are none), so it may start another change.
     func complete(_ completion: (() -> Void)?) {
