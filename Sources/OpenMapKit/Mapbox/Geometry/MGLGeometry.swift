@@ -151,7 +151,7 @@ public func MGLDegreesFromRadians(_ radians: CGFloat) -> CLLocationDegrees { Dou
 ///
 /// Differs from Mapbox: OpenMapKit's camera has the MapLibre renderer's field of view
 /// (2·atan(1/3) ≈ 36.87° vertically, the eye 1.5 view heights from the centre), the one
-/// ``MKMapCamera`` distances use too; Mapbox's conversion assumes a 30° field, so its
+/// `MKMapCamera` distances use too; Mapbox's conversion assumes a 30° field, so its
 /// altitudes for the same zoom level are about 24% higher.
 public func MGLAltitudeForZoomLevel(_ zoomLevel: Double, _ pitch: CGFloat, _ latitude: CLLocationDegrees, _ size: CGSize) -> CLLocationDistance {
     let viewport = MapViewport(size: size, centerCoordinate: CLLocationCoordinate2D(latitude: latitude, longitude: 0), zoomLevel: zoomLevel)

@@ -9,7 +9,7 @@ import MapGeometry
 /// A class, as in Mapbox: ``MGLMapView/camera`` hands out a new one on every read; assigning
 /// shares. ``copy()`` makes an independent one.
 ///
-/// Differs from Mapbox: altitudes and distances use OpenMapKit's camera (the one ``MKMapCamera``
+/// Differs from Mapbox: altitudes and distances use OpenMapKit's camera (the one `MKMapCamera`
 /// uses, see ``MGLAltitudeForZoomLevel(_:_:_:_:)``), so a camera read from a map view at a given
 /// zoom level has an altitude about 24% lower than Mapbox's would; `roll` is not supported (the
 /// map cannot roll).
@@ -82,7 +82,7 @@ public final class MGLMapCamera: CustomStringConvertible {
 
     /// A camera at `eyeCoordinate`, `eyeAltitude` metres up, looking at `centerCoordinate`:
     /// the heading is the azimuth from eye to centre, the pitch follows from the ground distance
-    /// and the altitude (as ``MKMapCamera``'s initialiser of the same shape).
+    /// and the altitude (as `MKMapCamera`'s initialiser of the same shape).
     public convenience init(lookingAtCenter centerCoordinate: CLLocationCoordinate2D, fromEyeCoordinate eyeCoordinate: CLLocationCoordinate2D,
                             eyeAltitude: CLLocationDistance) {
         let camera = MKMapCamera(lookingAtCenter: centerCoordinate, fromEyeCoordinate: eyeCoordinate, eyeAltitude: eyeAltitude)
