@@ -221,6 +221,27 @@ extension MKMapView {
         if !added.isEmpty { delegate?.mapView(self, didAdd: added) }
     }
 
+    /// Gives `annotation` a view now even when it is off screen (Mapbox selects off-screen
+    /// annotations): `viewFor`, then `didAdd`. Its view stays while it is selected. Nil when it is
+    /// not on the map; its view when it has one.
+    @discardableResult
+    func provisionView(for annotation: any MKAnnotation) -> MKAnnotationView? {
+        let id = ObjectIdentifier(annotation)
+        guard annotationStore.contains(annotation) else { return nil }
+        if let view = annotationViews[id] { return view }
+        var provisioned: MKAnnotationView?
+        withCallbacks {
+            let view = delegate?.mapView(self, viewFor: annotation) ?? defaultView(for: annotation)
+            guard annotationStore.contains(annotation), annotationViews[id] == nil else { return }
+            view.annotation = annotation
+            view.prepareForDisplay()
+            annotationViews[id] = view
+            delegate?.mapView(self, didAdd: [view])
+            provisioned = view
+        }
+        return provisioned ?? annotationViews[id]
+    }
+
     /// Where a view is drawn, in the map view's coordinates: centred on its annotation's point
     /// plus its centre offset (an OpenMapKit addition, for hit-testing and drawing).
     public func frame(of view: MKAnnotationView) -> CGRect? {

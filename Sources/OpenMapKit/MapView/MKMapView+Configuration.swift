@@ -219,6 +219,7 @@ extension MKMapView {
             target.centerCoordinate = location.coordinate
             if zoomIn, target.zoomLevel < MKMapView.trackingZoomLevel - 1 { target.zoomLevel = MKMapView.trackingZoomLevel }
             if mode == .followWithHeading, let heading = userLocation.heading { target.heading = heading }
+            if let placement = locationState.followPlacement { target = placement(location, target) }
             apply(target, animated: animated)
         }
     }
@@ -239,6 +240,10 @@ struct MapViewConfigurationState {
     var showsZoomControls = false
     var showsPitchControl = false
     var showsUserTrackingButton = false
+    /// Where the ornaments sit (MapKit's layout unless a face sets its own).
+    var ornaments = MapViewOrnamentLayout.mapKit
+    /// The attribution lines of a layout that draws one.
+    var attribution: [String] = []
 }
 
 /// The user-location state of a map view.
@@ -247,4 +252,8 @@ struct MapViewLocationState {
     let userLocation = MKUserLocation()
     var showsUserLocation = false
     var userTrackingMode = MKUserTrackingMode.none
+    /// A face's own placement of the followed location (Mapbox's vertical alignment, content
+    /// inset, course and target coordinate): given the location and the viewport following
+    /// would show (centred on it), the viewport to show instead.
+    var followPlacement: ((CLLocation, MapViewport) -> MapViewport)?
 }

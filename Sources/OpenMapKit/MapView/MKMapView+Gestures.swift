@@ -13,6 +13,8 @@ struct MapViewGestureState {
     /// Whether it panned (which ends user tracking).
     var panned = false
     var rotated = false
+    /// The kinds of gesture step it made (reported as the change's reason).
+    var reason: MapViewChangeReason = []
 }
 
 extension MKMapView {
@@ -41,9 +43,10 @@ extension MKMapView {
     /// the clock advances — and `regionDidChange(false)` follows when it stops; otherwise at once.
     /// A gesture that panned ends user tracking (`didChange mode: .none`).
     public func endGesture(velocity: CGPoint = .zero) {
-        requestCameraChange { [self] in
+        requestCameraChange(reason: gestureState.reason) { [self] in
             guard gestureState.active else { return }
             let state = gestureState
+            changeReason = state.reason
             gestureState = MapViewGestureState()
             if state.panned { userInteractionInterruptsTracking(panned: true) } else if state.rotated { userInteractionInterruptsTracking(panned: false) }
             guard state.reportedWill else { return }
@@ -51,13 +54,15 @@ extension MKMapView {
             let cap = MKMapView.maximumDecelerationSpeed
             let vx = velocity.x.isFinite ? min(max(velocity.x, -cap), cap) : 0, vy = velocity.y.isFinite ? min(max(velocity.y, -cap), cap) : 0
             let speed = (vx * vx + vy * vy).squareRoot()
-            if isScrollEnabled, speed >= MKMapView.minimumDecelerationSpeed, hasArea {
-                let t = MKMapView.decelerationTime
+            if isScrollEnabled, speed >= MKMapView.minimumDecelerationSpeed, hasArea, decelerationTime > 0 {
+                let t = decelerationTime
                 let target = constrained(panned(viewport, by: CGPoint(x: vx * t, y: vy * t)))
-                if target != viewport {
+                if target != viewport, allowsGestureChange(from: viewport, to: target, reason: state.reason) {
                     // Ease-out cubic starts at 3 × distance / duration: the release speed.
-                    animation = CameraAnimation(from: viewport, to: target, start: clock.now, duration: 3 * t,
+                    var coast = CameraAnimation(from: viewport, to: target, start: clock.now, duration: 3 * t,
                                                 curve: .decelerate, reportsAnimated: false)
+                    coast.reason = state.reason
+                    animation = coast
                     return
                 }
             }
@@ -69,21 +74,21 @@ extension MKMapView {
     /// Ignored when ``isScrollEnabled`` is false.
     public func pan(by translation: CGPoint) {
         guard isScrollEnabled, translation.x.isFinite, translation.y.isFinite, translation != .zero else { return }
-        gestureStep(panned: true) { [self] v in panned(v, by: translation) }
+        gestureStep(panned: true, reason: .gesturePan) { [self] v in panned(v, by: translation) }
     }
 
     /// Pinches: the zoom scale multiplies by `scale` (2 zooms in one level) keeping the place under
     /// `point` there. Ignored when ``isZoomEnabled`` is false or `scale` is not positive.
     public func pinch(scale: CGFloat, around point: CGPoint) {
         guard isZoomEnabled, scale.isFinite, scale > 0, scale != 1, point.x.isFinite, point.y.isFinite else { return }
-        gestureStep { [self] v in zoomed(v, by: log2(Double(scale)), around: point) }
+        gestureStep(reason: .gesturePinch) { [self] v in zoomed(v, by: log2(Double(scale)), around: point) }
     }
 
     /// Rotates: the map turns by `degrees` clockwise (the heading decreases) about `point`.
     /// Ignored when ``isRotateEnabled`` is false. Following with heading falls back to following.
     public func rotate(by degrees: CLLocationDirection, around point: CGPoint) {
         guard isRotateEnabled, degrees.isFinite, degrees != 0, point.x.isFinite, point.y.isFinite else { return }
-        gestureStep(rotated: true) { [self] v in
+        gestureStep(rotated: true, reason: .gestureRotate) { [self] v in
             let anchor = v.mapPoint(for: point)
             var next = v
             next.heading = MKMapView.normalizedHeading(v.heading - degrees)
@@ -95,7 +100,7 @@ extension MKMapView {
     /// Ignored when ``isPitchEnabled`` is false.
     public func tilt(by degrees: Double) {
         guard isPitchEnabled, degrees.isFinite, degrees != 0 else { return }
-        gestureStep { v in
+        gestureStep(reason: .gestureTilt) { v in
             var next = v
             next.pitch = min(max(v.pitch + degrees, 0), MapViewport.maximumPitch)
             return next
@@ -108,9 +113,12 @@ extension MKMapView {
     /// does; animated, it reports like an animated change. Ignored when ``isZoomEnabled`` is false.
     public func zoom(by levels: Double, around point: CGPoint, animated: Bool) {
         guard isZoomEnabled, levels.isFinite, levels != 0, point.x.isFinite, point.y.isFinite else { return }
-        requestCameraChange { [self] in
+        let reason: MapViewChangeReason = levels > 0 ? .gestureZoomIn : .gestureZoomOut
+        requestCameraChange(reason: reason) { [self] in
             guard hasArea else { return }
-            apply(zoomed(currentTarget, by: levels, around: point), animated: animated)
+            let target = zoomed(currentTarget, by: levels, around: point)
+            guard allowsGestureChange(from: viewport, to: constrained(target), reason: reason) else { return }
+            apply(target, animated: animated)
         }
     }
 
@@ -124,9 +132,11 @@ extension MKMapView {
     /// ``MKCompassButton``). The rest of the camera is the one the map is headed for, so a zoom
     /// or pan animation under way still ends where it was going.
     func turnNorth() {
-        let camera = currentTarget.camera
-        camera.heading = 0
-        setCamera(camera, animated: true)
+        requestCameraChange(reason: [.resetNorth]) { [self] in
+            var target = currentTarget
+            target.heading = 0
+            apply(target, animated: true)
+        }
     }
 
     /// A tap: selects the annotation whose view is under `point` (the front-most enabled one); a
@@ -168,8 +178,9 @@ extension MKMapView {
 
     /// One step of a gesture: reports `regionWillChange(false)` at the first step that moves the
     /// map, then `mapViewDidChangeVisibleRegion` per step. A step outside a gesture is one by itself.
-    private func gestureStep(panned: Bool = false, rotated: Bool = false, _ transform: @escaping (MapViewport) -> MapViewport) {
-        requestCameraChange { [self] in
+    private func gestureStep(panned: Bool = false, rotated: Bool = false, reason: MapViewChangeReason,
+                             _ transform: @escaping (MapViewport) -> MapViewport) {
+        requestCameraChange(reason: reason) { [self] in
             guard hasArea else { return }
             let standalone = !gestureState.active
             if standalone {
@@ -179,7 +190,8 @@ extension MKMapView {
                 stopAnimation()
             }
             let next = constrained(transform(viewport))
-            if next != viewport {
+            if next != viewport, allowsGestureChange(from: viewport, to: next, reason: reason) {
+                gestureState.reason.formUnion(reason)
                 if !gestureState.reportedWill {
                     gestureState.reportedWill = true
                     delegate?.mapView(self, regionWillChangeAnimated: false)
@@ -215,20 +227,7 @@ extension MKMapView {
     /// `v` moved so that map point `anchor` shows at `point` (exact when flat; a few refinements
     /// when pitched, where the scale varies across the view).
     func keeping(_ anchor: MKMapPoint, at point: CGPoint, in v: MapViewport) -> MapViewport {
-        guard anchor.x.isFinite, anchor.y.isFinite else { return v }
-        var next = v
-        for _ in 0..<4 {
-            let now = next.mapPoint(for: point)
-            guard now.x.isFinite, now.y.isFinite else { break }
-            var dx = anchor.x - now.x
-            if dx > MKMapSize.worldWidth / 2 { dx -= MKMapSize.worldWidth }
-            if dx < -MKMapSize.worldWidth / 2 { dx += MKMapSize.worldWidth }
-            let dy = anchor.y - now.y
-            if abs(dx) < 1e-6, abs(dy) < 1e-6 { break }
-            let c = MKMapPoint(next.centerCoordinate)
-            next.centerCoordinate = MapViewportAnchor.wrapped(MKMapPoint(x: c.x + dx, y: c.y + dy)).coordinate.normalized
-        }
-        return next
+        v.moved(anchor, to: point)
     }
 }
 

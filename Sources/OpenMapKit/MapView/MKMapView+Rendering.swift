@@ -86,15 +86,26 @@ extension MKMapView {
         }
         let dataSource = try renderState.dataSource ?? MapDataSource.resolved()
         let scale = Double(options.scale)
-        // What the style and the loader depend on; the scale only matters to imagery tiles' paths.
-        let key = [String(describing: ObjectIdentifier(dataSource)), String(describing: ObjectIdentifier(options.preferredConfiguration)),
-                   options.effectivePointOfInterestFilter.map { String(describing: ObjectIdentifier($0)) } ?? "-",
-                   "\(options.showsBuildings)", "\(options.isDark)", dataSource.imagery == nil ? "" : "\(scale)"].joined(separator: "|")
-        if renderState.rendererCache?.key != key {
-            let style = try SnapshotEngine.makeStyle(options: options, dataSource: dataSource)
-            let loader = SnapshotEngine.makeLoader(style: style, dataSource: dataSource, scale: scale, styleURL: nil)
-            renderState.rendererCache = MapViewRendererCache(key: key, renderers: MapStyleRenderers(style: style, loader: loader),
-                                                             keeping: [options.preferredConfiguration, options.effectivePointOfInterestFilter])
+        if let document = renderState.styleDocument {
+            // A face's own style document (Mapbox's MGLStyle): drawn as it is, made again when it changes.
+            let key = ["document", String(renderState.styleVersion), String(describing: ObjectIdentifier(dataSource)),
+                       dataSource.imagery == nil ? "" : "\(scale)"].joined(separator: "|")
+            if renderState.rendererCache?.key != key {
+                let loader = SnapshotEngine.makeLoader(style: document, dataSource: dataSource, scale: scale, styleURL: renderState.styleBaseURL)
+                renderState.rendererCache = MapViewRendererCache(key: key, renderers: MapStyleRenderers(style: document, loader: loader),
+                                                                 keeping: [dataSource])
+            }
+        } else {
+            // What the style and the loader depend on; the scale only matters to imagery tiles' paths.
+            let key = [String(describing: ObjectIdentifier(dataSource)), String(describing: ObjectIdentifier(options.preferredConfiguration)),
+                       options.effectivePointOfInterestFilter.map { String(describing: ObjectIdentifier($0)) } ?? "-",
+                       "\(options.showsBuildings)", "\(options.isDark)", dataSource.imagery == nil ? "" : "\(scale)"].joined(separator: "|")
+            if renderState.rendererCache?.key != key {
+                let style = try SnapshotEngine.makeStyle(options: options, dataSource: dataSource)
+                let loader = SnapshotEngine.makeLoader(style: style, dataSource: dataSource, scale: scale, styleURL: nil)
+                renderState.rendererCache = MapViewRendererCache(key: key, renderers: MapStyleRenderers(style: style, loader: loader),
+                                                                 keeping: [options.preferredConfiguration, options.effectivePointOfInterestFilter])
+            }
         }
         let canvas = try SnapshotEngine.drawMap(options: options, renderers: renderState.rendererCache!.renderers)
         AnnotationDrawing.draw(markers: options.markers, annotations: options.customAnnotations, userLocation: options.userLocation,
@@ -110,6 +121,16 @@ extension MKMapView {
         return (title, annotation.subtitle ?? nil, CGPoint(x: frame.midX + view.calloutOffset.x, y: frame.minY + view.calloutOffset.y))
     }
 
+    /// Where the selected annotation's callout is drawn now; nil when none is shown.
+    func selectedCalloutFrame() -> CGRect? {
+        guard let callout = selectedCallout() else { return nil }
+        let titleWidth = AnnotationDrawing.shape(callout.title, stack: ["Noto Sans Bold"], size: MapViewCallout.titleSize).reduce(0) { $0 + $1.advance }
+        let subtitleWidth = callout.subtitle.map {
+            AnnotationDrawing.shape($0, stack: ["Noto Sans Regular"], size: MapViewCallout.subtitleSize).reduce(0) { $0 + $1.advance }
+        } ?? 0
+        return MapViewCallout.box(textWidth: max(titleWidth, subtitleWidth), hasSubtitle: subtitleWidth > 0, anchor: callout.anchor)
+    }
+
     /// What a frame's data depends on: the tiles covering the view at the tile zoom, and the
     /// configuration. A frame with the same key needs nothing new loaded.
     private func loadKey() -> String {
@@ -117,6 +138,7 @@ extension MKMapView {
         let range = TileRange(covering: viewport.visibleMapRect, zoom: z).map(\.description) ?? "-"
         let configuration = ObjectIdentifier(preferredConfiguration).hashValue
         return "\(range)|\(mapType.rawValue)|\(configuration)|\(showsBuildings)|\(pointOfInterestFilter.map { ObjectIdentifier($0).hashValue } ?? 0)"
+            + "|\(renderState.styleVersion)"
     }
 
     /// The snapshot options that draw this map view's frame.
@@ -178,6 +200,26 @@ struct MapViewRenderState {
     var loadedKey: String?
     /// The style renderers of earlier frames.
     var rendererCache: MapViewRendererCache?
+    /// A style document drawn instead of the configuration's built-in style (a face's own
+    /// style, e.g. Mapbox's `MGLStyle`); nil draws the configuration's.
+    var styleDocument: Style?
+    /// Where the document's relative resources (tiles, sprites, glyphs) are read from.
+    var styleBaseURL: URL?
+    /// Counts changes of ``styleDocument``: the renderers are made again when it moves.
+    var styleVersion = 0
+}
+
+extension MKMapView {
+    /// Draws `document` instead of the configuration's style from the next frame on (nil goes
+    /// back to the configuration's), resolving its relative resources against `baseURL`; the
+    /// renderers kept from earlier frames are dropped. Faces call it whenever their document
+    /// changes (Mapbox's runtime styling).
+    func setStyleDocument(_ document: Style?, baseURL: URL?) {
+        renderState.styleDocument = document
+        renderState.styleBaseURL = baseURL
+        renderState.styleVersion += 1
+        renderState.rendererCache = nil
+    }
 }
 
 /// The style renderers a map view keeps from frame to frame (a map redrawn as it pans or zooms

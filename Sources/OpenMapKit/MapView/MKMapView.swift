@@ -85,6 +85,21 @@ public final class MKMapView {
     var renderState = MapViewRenderState()
     var clusterState = MapViewClusterState()
     var clusterRadius = MKMapView.defaultClusteringRadius
+    /// The limits a face may set beyond MapKit's (see ``MapViewCameraLimits``).
+    var cameraLimits = MapViewCameraLimits()
+    /// How long a released pan coasts, in seconds of its release speed (UIScrollView's normal
+    /// deceleration; Mapbox's `decelerationRate` sets it, 0 stops at once).
+    var decelerationTime = MKMapView.decelerationTime
+    /// The padding the last camera change measured its centre in (Mapbox's content inset plus
+    /// edge padding; zero for MapKit's face): where an animation's centre starts from.
+    var cameraPadding = MKEdgeInsets.zero
+    /// Why the change being reported now happens (read by delegate adapters during callbacks).
+    var changeReason: MapViewChangeReason = .programmatic
+    /// Asked before each gesture step moves the map, with the viewport before and after and the
+    /// gesture's reason; false keeps the map where it is (Mapbox's `shouldChangeFrom:to:`).
+    var gestureChangeFilter: ((MapViewport, MapViewport, MapViewChangeReason) -> Bool)?
+    /// Completion handlers of camera changes that have ended, run once the callbacks return.
+    private var pendingCompletions: [() -> Void] = []
 
     /// The default duration of an animated camera change, in seconds.
     public static let defaultAnimationDuration: TimeInterval = 0.35
@@ -350,7 +365,7 @@ public final class MKMapView {
         var v = proposed
         // Heading and pitch.
         v.heading = isRotateEnabled ? MKMapView.normalizedHeading(v.heading) : 0
-        v.pitch = isPitchEnabled ? v.effectivePitch : 0
+        v.pitch = isPitchEnabled ? min(max(v.effectivePitch, cameraLimits.minimumPitch), cameraLimits.maximumPitch) : 0
         // Centre: inside Mercator's world, then inside the boundary.
         var center = v.centerCoordinate.normalized
         center.latitude = min(max(center.latitude, -MKMercatorMaximumLatitude), MKMercatorMaximumLatitude)
@@ -359,9 +374,17 @@ public final class MKMapView {
         }
         v.centerCoordinate = center
         // Zoom: the map's own limits, then the camera zoom range (distances depend on latitude and height).
-        let shorterSide = Double(min(v.size.width, v.size.height))
-        var minZoom = shorterSide > 0 ? min(0, log2(shorterSide / MapViewport.worldPointsAtZoomZero)) : 0
-        var maxZoom = MKMapView.maximumZoomLevel
+        var minZoom: Double, maxZoom = cameraLimits.maximumZoom
+        if let minimum = cameraLimits.minimumZoom {
+            // Mapbox: no farther than the minimum, nor so far that the world's height no longer
+            // fills the view (so it never repeats vertically).
+            let height = Double(v.size.height)
+            minZoom = height > 0 ? max(minimum, log2(height / MapViewport.worldPointsAtZoomZero)) : minimum
+        } else {
+            // MapKit: the whole world across the shorter side at the farthest.
+            let shorterSide = Double(min(v.size.width, v.size.height))
+            minZoom = shorterSide > 0 ? min(0, log2(shorterSide / MapViewport.worldPointsAtZoomZero)) : 0
+        }
         let height = Double(v.size.height)
         if height > 0 {
             let range = storedZoomRange
@@ -409,13 +432,47 @@ public final class MKMapView {
     /// Where the map is headed: the end of the running animation, else what it shows.
     var currentTarget: MapViewport { animation?.to ?? viewport }
 
-    /// Runs `change` now, or after the current delegate callbacks return when called from one.
-    func requestCameraChange(_ change: @escaping () -> Void) {
+    /// Runs `change` now, or after the current delegate callbacks return when called from one;
+    /// the callbacks it makes report `reason` (``changeReason``).
+    func requestCameraChange(reason: MapViewChangeReason = .programmatic, _ change: @escaping () -> Void) {
+        let run = { [self] in
+            let outer = changeReason
+            changeReason = reason
+            change()
+            changeReason = outer
+        }
         if callbackDepth > 0 {
-            queuedCameraChanges.append(change)
+            queuedCameraChanges.append(run)
             return
         }
-        withCallbacks(change)
+        withCallbacks(run)
+    }
+
+    /// Runs `body` as if no callbacks were under way, so camera changes it makes happen at once
+    /// (for the gesture veto: Mapbox's delegate may set a camera there and read it back); what the
+    /// outer callbacks queued waits until they return, as before.
+    func outsideCallbacks<T>(_ body: () -> T) -> T {
+        let depth = callbackDepth, queued = queuedCameraChanges, completions = pendingCompletions
+        (callbackDepth, queuedCameraChanges, pendingCompletions) = (0, [], [])
+        let result = body()
+        callbackDepth = depth
+        queuedCameraChanges = queued + queuedCameraChanges
+        pendingCompletions = completions + pendingCompletions
+        return result
+    }
+
+    /// Whether the gesture veto lets a gesture move the map from `from` to `to`.
+    func allowsGestureChange(from: MapViewport, to: MapViewport, reason: MapViewChangeReason) -> Bool {
+        guard let filter = gestureChangeFilter else { return true }
+        return outsideCallbacks { filter(from, to, reason) }
+    }
+
+    /// Queues a camera change's completion handler: it runs when the callbacks under way have
+    /// returned (at once when there are none), so it may start another change.
+    func complete(_ completion: (() -> Void)?) {
+        guard let completion else { return }
+        pendingCompletions.append(completion)
+        if callbackDepth == 0 { withCallbacks {} }
     }
 
     /// Runs `body`, which may call the delegate; camera changes the delegate asks for wait until
@@ -429,27 +486,67 @@ public final class MKMapView {
             let next = queuedCameraChanges.removeFirst()
             withCallbacks(next)
         }
+        while callbackDepth == 0, !pendingCompletions.isEmpty {
+            pendingCompletions.removeFirst()()
+        }
     }
 
     /// Moves to `proposed` (constrained): at once with will/visible/did callbacks, or by starting
     /// an animation. A change that changes nothing calls nothing. Must run inside ``withCallbacks(_:)``.
     func apply(_ proposed: MapViewport, animated: Bool, duration: TimeInterval = MKMapView.defaultAnimationDuration) {
+        apply(proposed, transition: CameraTransition(duration: animated ? duration : 0), padding: cameraPadding)
+    }
+
+    /// Moves to `proposed` (a frame viewport, constrained here) as `transition` says, its centre
+    /// measured in `padding` at the end (the animation's centre moves from the one measured in
+    /// ``cameraPadding``). A change that changes nothing calls no delegate method; its completion
+    /// still runs. Must run inside ``withCallbacks(_:)``.
+    func apply(_ proposed: MapViewport, transition: CameraTransition, padding: MKEdgeInsets) {
         let target = constrained(proposed)
+        let fromPadding = cameraPadding
         if animation != nil {
-            if animation!.to == target { return }
+            if animation!.to == target, !transition.flies {
+                // Already headed there: the running animation goes on and completes for both.
+                if let completion = transition.completion { animation!.completions.append(completion) }
+                cameraPadding = padding
+                return
+            }
             stopAnimation()
         }
         positioned = true
-        guard target != viewport else { return }
+        cameraPadding = padding
+        guard target != viewport else {
+            complete(transition.completion)
+            return
+        }
         if gestureState.reportedWill {
             // Code moves the map mid-gesture: the gesture's change ends here, so pairs stay
             // balanced; its next step starts a new one.
             gestureState.reportedWill = false
             delegate?.mapView(self, regionDidChangeAnimated: false)
         }
-        if animated, duration > 0, hasArea, target.size == viewport.size {
+        var duration = transition.duration ?? 0
+        var flight: FlightPath?
+        if transition.flies, hasArea, target.size == viewport.size {
+            let inner = CGSize(width: max(viewport.size.width - padding.left - padding.right, 1),
+                               height: max(viewport.size.height - padding.top - padding.bottom, 1))
+            let limits = (cameraLimits.minimumZoom ?? -100)...cameraLimits.maximumZoom
+            let path = FlightPath(from: viewport.logical(padding: fromPadding), to: target.logical(padding: padding),
+                                  span: Double(max(inner.width, inner.height)), peakZoom: transition.peakZoom,
+                                  zoomLimits: limits.lowerBound <= limits.upperBound ? limits : limits.upperBound...limits.upperBound)
+            if transition.duration == nil { duration = path.defaultDuration }
+            flight = path
+        }
+        if duration > 0, hasArea, target.size == viewport.size {
             delegate?.mapView(self, regionWillChangeAnimated: true)
-            animation = CameraAnimation(from: viewport, to: target, start: clock.now, duration: duration)
+            var running = CameraAnimation(from: viewport, to: target, start: clock.now, duration: duration)
+            running.timing = transition.timing ?? (flight != nil ? CameraAnimation.flightTiming : nil)
+            running.flight = flight
+            running.fromPadding = fromPadding
+            running.toPadding = padding
+            running.reason = changeReason
+            if let completion = transition.completion { running.completions = [completion] }
+            animation = running
             return
         }
         delegate?.mapView(self, regionWillChangeAnimated: false)
@@ -457,13 +554,19 @@ public final class MKMapView {
         delegate?.mapViewDidChangeVisibleRegion(self)
         updateVisibleContent()
         delegate?.mapView(self, regionDidChangeAnimated: false)
+        complete(transition.completion)
     }
 
-    /// Ends the running animation where it is, reporting the end of its change.
+    /// Ends the running animation where it is, reporting the end of its change (with the
+    /// transition-cancelled reason) and queueing its completion handlers.
     func stopAnimation() {
         guard let running = animation else { return }
         animation = nil
+        let outer = changeReason
+        changeReason = running.reason.union(.transitionCancelled)
         delegate?.mapView(self, regionDidChangeAnimated: running.reportsAnimated)
+        changeReason = outer
+        for completion in running.completions { complete(completion) }
     }
 
     /// Shows `next` now, reporting `mapViewDidChangeVisibleRegion` (a gesture step, an animation frame).
@@ -481,14 +584,18 @@ public final class MKMapView {
     /// Moves the running animation to the clock's current time: each step reports
     /// `mapViewDidChangeVisibleRegion`; the last one also `regionDidChangeAnimated(true)`.
     public func advanceAnimations() {
-        guard animation != nil else { return }
-        requestCameraChange { [self] in
+        guard let reason = animation?.reason else { return }
+        requestCameraChange(reason: reason) { [self] in
             guard let running = animation else { return }
+            changeReason = running.reason
             let progress = running.progress(at: clock.now)
             let next = progress >= 1 ? running.to : running.viewport(at: progress)
             if progress >= 1 { animation = nil }
             show(next)
-            if progress >= 1 { delegate?.mapView(self, regionDidChangeAnimated: running.reportsAnimated) }
+            if progress >= 1 {
+                delegate?.mapView(self, regionDidChangeAnimated: running.reportsAnimated)
+                for completion in running.completions { complete(completion) }
+            }
         }
     }
 
@@ -513,7 +620,9 @@ public final class MKMapView {
 
 /// A camera animation: from one viewport to another over `duration` seconds. The centre moves in
 /// map points the short way round the world, the zoom level linearly (so the scale changes at a
-/// steady rate), the heading the short way round.
+/// steady rate), the heading the short way round. With paddings, the centre that moves so is the
+/// one at the padded area's centre (the paddings themselves move linearly from one to the other);
+/// a flight moves centre and zoom along Mapbox's powered-flight path (``FlightPath``).
 struct CameraAnimation {
     enum Curve {
         /// Eased in and out: programmatic changes.
@@ -531,31 +640,80 @@ struct CameraAnimation {
     /// The `animated` flag its `regionDidChange` reports (false for a gesture's deceleration,
     /// whose `regionWillChange` said false).
     var reportsAnimated = true
+    /// A timing curve replacing ``curve``.
+    var timing: CAMediaTimingFunction?
+    /// The powered-flight path of centre and zoom, when the change flies.
+    var flight: FlightPath?
+    /// The paddings the centre is measured in at the start and at the end.
+    var fromPadding = MKEdgeInsets.zero
+    var toPadding = MKEdgeInsets.zero
+    /// Why it runs (reported with each of its callbacks).
+    var reason: MapViewChangeReason = .programmatic
+    /// Called once when it ends, landed or interrupted.
+    var completions: [() -> Void] = []
+
+    /// MapLibre's default ease for flights (`DEFAULT_TRANSITION_EASE`).
+    static let flightTiming = CAMediaTimingFunction(controlPoints: 0, 0, 0.25, 1)
+
+    init(from: MapViewport, to: MapViewport, start: TimeInterval, duration: TimeInterval, curve: Curve = .easeInOut,
+         reportsAnimated: Bool = true) {
+        (self.from, self.to, self.start, self.duration, self.curve, self.reportsAnimated) = (from, to, start, duration, curve, reportsAnimated)
+    }
 
     func progress(at now: TimeInterval) -> Double {
         guard duration > 0, now.isFinite else { return 1 }
         return min(max((now - start) / duration, 0), 1)
     }
 
-    func viewport(at progress: Double) -> MapViewport {
-        let t = switch curve {
+    /// The eased fraction of the change at `progress` of the time.
+    func eased(_ progress: Double) -> Double {
+        if let timing { return timing.value(at: progress) }
+        return switch curve {
         case .easeInOut: progress * progress * (3 - 2 * progress)
         case .decelerate: 1 - (1 - progress) * (1 - progress) * (1 - progress)
         }
-        let a = MKMapPoint(from.centerCoordinate), b = MKMapPoint(to.centerCoordinate)
-        var dx = b.x - a.x
+    }
+
+    func viewport(at progress: Double) -> MapViewport {
+        let t = eased(progress)
+        guard flight != nil || fromPadding != .zero || toPadding != .zero else {
+            return CameraAnimation.interpolate(from, to, centre: t, zoom: from.zoomLevel + (to.zoomLevel - from.zoomLevel) * t, t)
+        }
+        let a = from.logical(padding: fromPadding), b = to.logical(padding: toPadding)
+        let (zoom, centre) = flight?.state(at: t) ?? (a.zoomLevel + (b.zoomLevel - a.zoomLevel) * t, t)
+        let logical = CameraAnimation.interpolate(a, b, centre: centre, zoom: zoom, t)
+        return logical.framed(padding: MKEdgeInsets.interpolate(fromPadding, toPadding, t))
+    }
+
+    /// `a` moved towards `b`: the centre `centre` of the way in map points (the short way round),
+    /// the zoom level given, heading (the short way) and pitch `t` of the way.
+    static func interpolate(_ a: MapViewport, _ b: MapViewport, centre: Double, zoom: Double, _ t: Double) -> MapViewport {
+        let p = MKMapPoint(a.centerCoordinate), q = MKMapPoint(b.centerCoordinate)
+        var dx = q.x - p.x
         if dx > MKMapSize.worldWidth / 2 { dx -= MKMapSize.worldWidth }
         if dx < -MKMapSize.worldWidth / 2 { dx += MKMapSize.worldWidth }
-        var x = a.x + dx * t
+        var x = p.x + dx * centre
         x = x.truncatingRemainder(dividingBy: MKMapSize.worldWidth)
         if x < 0 { x += MKMapSize.worldWidth }
-        let center = MKMapPoint(x: x, y: a.y + (b.y - a.y) * t).coordinate.normalized
-        var dh = to.heading - from.heading
+        let center = MKMapPoint(x: x, y: p.y + (q.y - p.y) * centre).coordinate.normalized
+        var dh = b.heading - a.heading
         if dh > 180 { dh -= 360 }
         if dh < -180 { dh += 360 }
-        return MapViewport(size: to.size, centerCoordinate: center, zoomLevel: from.zoomLevel + (to.zoomLevel - from.zoomLevel) * t,
-                           heading: MKMapView.normalizedHeading(from.heading + dh * t), pitch: from.pitch + (to.pitch - from.pitch) * t)
+        return MapViewport(size: b.size, centerCoordinate: center, zoomLevel: zoom,
+                           heading: MKMapView.normalizedHeading(a.heading + dh * t), pitch: a.pitch + (b.pitch - a.pitch) * t)
     }
+}
+
+/// Limits on the camera a face may set beyond MapKit's own (Mapbox's minimum and maximum zoom
+/// levels and pitches). The defaults are MapKit's: the world across the shorter side at the
+/// farthest, zoom 22 at the nearest, pitch 0 … 60°.
+struct MapViewCameraLimits {
+    /// The farthest zoom level; nil for MapKit's rule (the whole world across the shorter side).
+    var minimumZoom: Double?
+    /// The nearest zoom level.
+    var maximumZoom = MKMapView.maximumZoomLevel
+    var minimumPitch = 0.0
+    var maximumPitch = MapViewport.maximumPitch
 }
 
 /// Map views compare by identity, as MapKit's (NSObject) do.

@@ -24,8 +24,57 @@ extension MKMapView {
     /// not shown (``showsCompass`` is false, the map is not rotated, or the frame is too small to
     /// hold it).
     public var compassFrame: CGRect? {
-        guard showsCompass, hasArea, MapViewOrnaments.isRotated(viewport.heading) else { return nil }
-        return MapViewOrnaments.compassFrame(in: viewport.size)
+        let layout = ornamentLayout
+        guard showsCompass, hasArea else { return nil }
+        switch layout.compassVisibility {
+        case .hidden: return nil
+        case .visible: break
+        case .adaptive: guard MapViewOrnaments.isRotated(viewport.heading) else { return nil }
+        }
+        let side = MapViewOrnaments.compassDiameter
+        let frame = MapViewOrnaments.frame(of: CGSize(width: side, height: side), at: layout.compass, in: viewport.size)
+        // Not drawn when the frame is too small to hold it with its margins.
+        let m = layout.compass.margins
+        guard frame.minX >= m.x, frame.minY >= m.y, frame.maxX <= viewport.size.width - m.x, frame.maxY <= viewport.size.height - m.y else { return nil }
+        return frame
+    }
+
+    /// Where the ornaments sit and which are drawn (MapKit's layout unless a face sets another).
+    var ornamentLayout: MapViewOrnamentLayout {
+        get { configurationState.ornaments }
+        set { configurationState.ornaments = newValue }
+    }
+
+    /// The attribution lines drawn when the layout has an attribution (a face sets them from its
+    /// style's sources).
+    var ornamentAttribution: [String] {
+        get { configurationState.attribution }
+        set { configurationState.attribution = newValue }
+    }
+
+    /// Where the scale bar is drawn now; nil when it is not.
+    var scaleBarFrame: CGRect? {
+        guard let bar = scaleBar else { return nil }
+        let labelWidth = AnnotationDrawing.shape(bar.label, stack: MapViewOrnaments.scaleLabelStack, size: MapViewOrnaments.scaleLabelSize)
+            .reduce(0) { $0 + $1.advance }
+        let size = CGSize(width: bar.width + labelWidth / 2 + 2, height: MapViewOrnaments.scaleHeight)
+        return MapViewOrnaments.frame(of: size, at: ornamentLayout.scale, in: viewport.size)
+    }
+
+    /// Where the logo is drawn now; nil when the layout has none or it is hidden.
+    var logoFrame: CGRect? {
+        guard hasArea, let logo = ornamentLayout.logo, !logo.isHidden else { return nil }
+        return MapViewOrnaments.frame(of: MapViewOrnaments.labelSize(MapViewOrnaments.logoText, size: MapViewOrnaments.logoTextSize),
+                                      at: logo.placement, in: viewport.size)
+    }
+
+    /// Where the attribution is drawn now; nil when the layout has none, it is hidden or there
+    /// is nothing to attribute.
+    var attributionFrame: CGRect? {
+        guard hasArea, let attribution = ornamentLayout.attribution, !attribution.isHidden, !ornamentAttribution.isEmpty else { return nil }
+        let text = ornamentAttribution.joined(separator: " ")
+        return MapViewOrnaments.frame(of: MapViewOrnaments.labelSize(text, size: MapViewOrnaments.attributionTextSize),
+                                      at: attribution.placement, in: viewport.size)
     }
 
     /// Whether `point` (in points) is on the compass's disc while it is shown (an OpenMapKit
@@ -37,7 +86,8 @@ extension MKMapView {
 
     /// The scale bar drawn now; nil when ``showsScale`` is false or the scale is unknown.
     var scaleBar: MapScaleBar? {
-        guard showsScale, hasArea else { return nil }
+        guard showsScale, hasArea, !ornamentLayout.scaleHidden else { return nil }
+        if let limit = ornamentLayout.scaleMaximumVisibleDistance, Double(viewport.size.width) * viewport.metersPerPoint >= limit { return nil }
         return MapScaleBar(metersPerPoint: viewport.metersPerPoint, maximumWidth: MapViewOrnaments.scaleMaximumWidth(in: viewport.size),
                            units: scaleUnits)
     }
@@ -45,11 +95,20 @@ extension MKMapView {
     /// Draws the scale bar and the compass over a frame (in points; the canvas's scale gives the
     /// device pixels).
     func drawOrnaments(on canvas: RenderCanvas, dark: Bool) {
-        if let bar = scaleBar {
-            MapViewOrnaments.drawScaleBar(bar, at: MapViewOrnaments.scaleOrigin, alignment: .leading, dark: dark, on: canvas)
+        if let bar = scaleBar, let frame = scaleBarFrame {
+            let trailing = ornamentLayout.scale.corner.isRight
+            MapViewOrnaments.drawScaleBar(bar, at: CGPoint(x: trailing ? frame.maxX : frame.minX, y: frame.minY),
+                                          alignment: trailing ? .trailing : .leading, dark: dark, on: canvas)
         }
         if let frame = compassFrame {
             MapViewOrnaments.drawCompass(heading: viewport.heading, in: frame, on: canvas)
+        }
+        if let frame = logoFrame {
+            MapViewOrnaments.drawLabel(MapViewOrnaments.logoText, size: MapViewOrnaments.logoTextSize, bold: true, in: frame, on: canvas)
+        }
+        if let frame = attributionFrame {
+            MapViewOrnaments.drawLabel(ornamentAttribution.joined(separator: " "), size: MapViewOrnaments.attributionTextSize, bold: false,
+                                       in: frame, on: canvas)
         }
     }
 }
@@ -126,8 +185,89 @@ struct MapScaleBar: Equatable {
     }
 }
 
+/// Where a map view's ornaments sit and which it draws: MapKit's layout (scale bar top left,
+/// compass top right, 10 points in) or Mapbox's (scale bar top left, compass top right, logo
+/// bottom left, attribution bottom right, 8 points in; the scale bar only while the view spans
+/// less than 800 km).
+struct MapViewOrnamentLayout {
+    /// A corner of the view.
+    enum Corner {
+        case topLeft, topRight, bottomLeft, bottomRight
+        var isRight: Bool { self == .topRight || self == .bottomRight }
+        var isBottom: Bool { self == .bottomLeft || self == .bottomRight }
+    }
+
+    /// A corner and the distances from its two edges, in points.
+    struct Placement {
+        var corner: Corner
+        var margins: CGPoint
+    }
+
+    /// An optional ornament: where it sits and whether it is hidden.
+    struct Item {
+        var placement: Placement
+        var isHidden = false
+    }
+
+    var scale = Placement(corner: .topLeft, margins: MapViewOrnaments.scaleOrigin)
+    var compass = Placement(corner: .topRight, margins: CGPoint(x: MapViewOrnaments.compassMargin, y: MapViewOrnaments.compassMargin))
+    /// When the compass shows: adaptive (while rotated), always or never.
+    var compassVisibility = MKFeatureVisibility.adaptive
+    var logo: Item?
+    var attribution: Item?
+    /// The scale bar hides while the view's width spans this many metres or more; nil: never hides.
+    var scaleMaximumVisibleDistance: Double?
+    /// Whether the scale bar is hidden even when the map view shows the scale.
+    var scaleHidden = false
+
+    static let mapKit = MapViewOrnamentLayout()
+
+    static let mapbox: MapViewOrnamentLayout = {
+        let margins = CGPoint(x: 8, y: 8)
+        var layout = MapViewOrnamentLayout()
+        layout.scale = Placement(corner: .topLeft, margins: margins)
+        layout.compass = Placement(corner: .topRight, margins: margins)
+        layout.logo = Item(placement: Placement(corner: .bottomLeft, margins: margins))
+        layout.attribution = Item(placement: Placement(corner: .bottomRight, margins: margins))
+        layout.scaleMaximumVisibleDistance = 800_000
+        return layout
+    }()
+}
+
 /// How MapKit's ornaments look and where they sit.
 enum MapViewOrnaments {
+    /// The logo's text (OpenMapKit's own wordmark stands where Mapbox's logo would) and sizes.
+    static let logoText = "OpenMapKit"
+    static let logoTextSize = 12.0, attributionTextSize = 10.0
+
+    /// The frame of an ornament of `size` placed at a corner of a view of `viewSize`.
+    static func frame(of size: CGSize, at placement: MapViewOrnamentLayout.Placement, in viewSize: CGSize) -> CGRect {
+        let x = placement.corner.isRight ? viewSize.width - placement.margins.x - size.width : placement.margins.x
+        let y = placement.corner.isBottom ? viewSize.height - placement.margins.y - size.height : placement.margins.y
+        return CGRect(origin: CGPoint(x: x, y: y), size: size)
+    }
+
+    /// The size of a label ornament: its text with 4 points of padding around.
+    static func labelSize(_ text: String, size: Double) -> CGSize {
+        let width = AnnotationDrawing.shape(text, stack: ["Noto Sans Regular"], size: size).reduce(0) { $0 + $1.advance }
+        return CGSize(width: width + 8, height: size * 1.3 + 6)
+    }
+
+    /// Draws a label ornament: dark text on a translucent white rounded box filling `frame`.
+    static func drawLabel(_ text: String, size: Double, bold: Bool, in frame: CGRect, on canvas: RenderCanvas) {
+        let x0 = Double(frame.minX), y0 = Double(frame.minY), x1 = Double(frame.maxX), y1 = Double(frame.maxY), r = 3.0
+        guard x0.isFinite, y0.isFinite, x1 > x0, y1 > y0 else { return }
+        let box: [RenderPathElement] = [
+            .move(x: x0 + r, y: y0), .arc(centerX: x1 - r, centerY: y0 + r, radius: r, startAngle: -.pi / 2, endAngle: 0),
+            .arc(centerX: x1 - r, centerY: y1 - r, radius: r, startAngle: 0, endAngle: .pi / 2),
+            .arc(centerX: x0 + r, centerY: y1 - r, radius: r, startAngle: .pi / 2, endAngle: .pi),
+            .arc(centerX: x0 + r, centerY: y0 + r, radius: r, startAngle: .pi, endAngle: 1.5 * .pi), .close,
+        ]
+        canvas.fill(path: box, color: RenderColor(red: 1, green: 1, blue: 1, alpha: 0.75))
+        let runs = AnnotationDrawing.shape(text, stack: [bold ? "Noto Sans Bold" : "Noto Sans Regular"], size: size)
+        AnnotationDrawing.draw(runs, x: x0 + 4, y: y0 + 3 + size, color: RenderColor(red: 0.2, green: 0.2, blue: 0.22), on: canvas)
+    }
+
     /// The compass's diameter and its distance from the top and trailing edges, in points.
     static let compassDiameter = 40.0, compassMargin = 10.0
     /// The scale bar's top-left corner, its bar's thickness and its labels' size, in points.
