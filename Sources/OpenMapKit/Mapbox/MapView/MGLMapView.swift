@@ -87,8 +87,8 @@ public enum MGLAnnotationVerticalAlignment: UInt, Sendable, Hashable {
 /// there are no gesture recognisers, so `anchorPoint(forGesture:)` is not provided (its rules —
 /// the user's location while tracking, the centre with
 /// ``anchorRotateOrZoomGesturesToCenterCoordinate`` — apply inside the gesture calls);
-/// `preferredFramesPerSecond`, `prefetchesTiles`, `debugMask`, `visibleFeatures(at:)` and
-/// `showAttribution(_:)` are not supported. View parameters of the conversions are map views:
+/// `preferredFramesPerSecond`, `prefetchesTiles`, `debugMask` and `showAttribution(_:)` are not
+/// supported; ``visibleFeatures(at:)`` and its variants answer for the last frame drawn. View parameters of the conversions are map views:
 /// nil means the window, whose coordinates are the frame's origin plus the point.
 open class MGLMapView {
     /// The engine: the map view model this face drives.
