@@ -57,6 +57,10 @@ OpenMapKitBenchmarks must be built beside openmapkit (`make bench` builds both).
    renders of the clustered style at the same steps as ours: zoom 15, 15.5, the pan, back to 14
    (each includes drawing, where ours are the model's update alone).
 
+3. Faces. `OpenMapKitBenchmarks mapview-faces BUNDLE` draws the same camera path with an MKMapView
+   and an MGLMapView (Mapbox's face over the same engine), alternating frame by frame, and prints
+   each one's median frame and the ratio: the Mapbox face should cost what the MapKit face does.
+
 MapLibre Native is installed by ../shared/peers/maplibre/setup.sh into $MAPLIBRE_PEER_DIR
 (default /tmp/maplibre-peer) when missing; when that fails, or the server does not start, the
 reason is printed and only our times are reported. The machine is shared and noisy: only medians
@@ -347,6 +351,16 @@ def clustering(benchmarks, bundle, python, args, tmp):
     cluster_index(benchmarks, args.points, 7)
 
 
+def faces(benchmarks, bundle, args):
+    """3. The two faces of one engine: MKMapView and MGLMapView along the same path (issue 22)."""
+    print()
+    result = subprocess.run([benchmarks, "mapview-faces", bundle, "--frames", str(args.frames), "--path", args.path],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"mapview-faces failed: {result.stderr.strip()[-300:]}")
+    print(result.stdout.rstrip())
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("openmapkit")
@@ -374,6 +388,7 @@ def main():
                 sys.exit(f"Monaco: import failed: {imported.stderr.strip()[-300:]}")
         frames(benchmarks, args.openmapkit, bundle, python, args, tmp)
         clustering(benchmarks, bundle, python, args, tmp)
+        faces(benchmarks, bundle, args)
     return 0
 
 

@@ -44,14 +44,14 @@ import TestSupport
 // --geojson DIR writes the points as DIR/points-N.geojson for the peer's GeoJSON source.
 
 /// Where a frame's camera is: what the map view shows after the change.
-private struct PathFrame {
+struct PathFrame {
     var segment: String
     var center: CLLocationCoordinate2D
     var zoom: Double
     var heading: Double
 }
 
-private enum MapViewBenchError: Error, CustomStringConvertible {
+enum MapViewBenchError: Error, CustomStringConvertible {
     case usage(String)
     var description: String {
         switch self {
@@ -203,7 +203,7 @@ func runMapViewBenchmark(arguments: [String]) throws {
 
 /// The scripted camera path over `bounds` (west, south, east, north): `frames` frames shared out
 /// between the segments (pan 40 %, zoom 45 %, rotation 15 % for `both`).
-private func cameraPath(bounds: [Double], segments: String, frames: Int) -> [PathFrame] {
+func cameraPath(bounds: [Double], segments: String, frames: Int) -> [PathFrame] {
     let sw = MKMapPoint(CLLocationCoordinate2D(latitude: bounds[1], longitude: bounds[0]))
     let ne = MKMapPoint(CLLocationCoordinate2D(latitude: bounds[3], longitude: bounds[2]))
     let mid = MKMapPoint(x: (sw.x + ne.x) / 2, y: (sw.y + ne.y) / 2)

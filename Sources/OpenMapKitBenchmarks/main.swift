@@ -2,7 +2,8 @@ import Foundation
 
 // Verbs that run one area's figures only: `render BUNDLE` (RenderBench.swift), `search BUNDLE...`
 // (SearchBench.swift), `roadgraph [EXTRACT] [--pairs N]` (RoadGraphBench.swift),
-// `cluster [--points N,N...] [--runs N]` (ClusterBench.swift).
+// `cluster [--points N,N...] [--runs N]` (ClusterBench.swift), `mapview…` (MapViewBench.swift,
+// MapViewFacesBench.swift).
 let verbs: [String: ([String]) throws -> Void] = [
     "render": runRenderBenchmarks(arguments:),
     "search": runSearchBenchmarks(arguments:),
@@ -10,6 +11,7 @@ let verbs: [String: ([String]) throws -> Void] = [
     "routebuild": runRouteBuildBenchmark(arguments:), "routepairs": runRoutePairsBenchmark(arguments:),
     "cluster": runClusterBenchmarks(arguments:),
     "mapview": runMapViewBenchmark(arguments:), "mapview-cluster": runMapViewClusterBenchmark(arguments:),
+    "mapview-faces": runMapViewFacesBenchmark(arguments:),
 ]
 if CommandLine.arguments.count > 1, let verb = verbs[CommandLine.arguments[1]] {
     do { try verb(Array(CommandLine.arguments.dropFirst(2))) } catch {
