@@ -1,7 +1,7 @@
 import CSDL2
 import Foundation
 import MapRender
-import OpenMapKit
+@_spi(MapWindow) import OpenMapKit
 
 /// A desktop window (SDL2) that shows an `MKMapView` and turns mouse, wheel and keys into the
 /// map view's gestures: the window of `openmapkit view`, for any Swift program.
@@ -36,6 +36,11 @@ public final class MapWindow {
     /// The map view the window shows and drives. The window is its delegate (see
     /// ``init(mapView:title:size:)``) and sets its frame when the window is resized.
     public let mapView: MKMapView
+    /// The Mapbox-shaped map view the window shows, when it was made with
+    /// ``init(mapboxMapView:title:size:)``; ``mapView`` is then its engine.
+    public let mapboxMapView: MGLMapView?
+    /// Draws a frame: the map view's `render()`, or the Mapbox face's (its style, its ornaments).
+    private let renderMap: () throws -> UIImage
 
     /// Called on the window's thread for every event the window handled, every camera change
     /// that settled and every frame it drew, with the map view's state after it (what
@@ -94,7 +99,18 @@ public final class MapWindow {
     /// - Throws: ``MapWindowError`` when there is no display to open a window on (neither
     ///   `DISPLAY` nor `WAYLAND_DISPLAY` is set, or SDL cannot connect to it), when the size
     ///   is empty, or when SDL cannot make the window or draw in it.
-    public init(mapView: MKMapView, title: String = "OpenMapKit", size: CGSize? = nil) throws {
+    public convenience init(mapView: MKMapView, title: String = "OpenMapKit", size: CGSize? = nil) throws {
+        try self.init(engine: mapView, mapbox: nil, title: title, size: size)
+    }
+
+    /// Opens a window showing a Mapbox-shaped map view: its style, ornaments and delegate, with
+    /// the same gestures, search and routes as a MapKit map view's window (they drive the one
+    /// engine both faces share). The Mapbox view's delegate hears its callbacks as usual.
+    public convenience init(mapboxMapView: MGLMapView, title: String = "OpenMapKit", size: CGSize? = nil) throws {
+        try self.init(engine: mapboxMapView.windowEngine, mapbox: mapboxMapView, title: title, size: size)
+    }
+
+    private init(engine mapView: MKMapView, mapbox: MGLMapView?, title: String, size: CGSize?) throws {
         let size = size ?? mapView.frame.size
         guard size.width.isFinite, size.height.isFinite, size.width >= 1, size.height >= 1 else {
             throw MapWindowError("cannot make a \(size.width)x\(size.height) window: the size must be at least 1x1")
@@ -103,6 +119,8 @@ public final class MapWindow {
             throw MapWindowError("cannot make a \(Int(size.width))x\(Int(size.height)) frame: \(error.description)")
         }
         self.mapView = mapView
+        mapboxMapView = mapbox
+        renderMap = mapbox.map { face in { try face.render() } } ?? { try mapView.render() }
         if mapView.frame != CGRect(origin: .zero, size: size) { mapView.frame = CGRect(origin: .zero, size: size) }
         delegate = WindowMapDelegate(forwardingTo: mapView.delegate)
         mapView.delegate = delegate
@@ -227,7 +245,7 @@ public final class MapWindow {
         var mapDone = start
         do {
             // The controls are drawn straight onto the map view's image: no copy of the frame.
-            canvas = try mapView.render().renderCanvas
+            canvas = try renderMap().renderCanvas
             mapDone = now
         } catch {
             if let blank = try? RenderCanvas(width: canvas.width, height: canvas.height) {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapWindow
-import OpenMapKit
+@_spi(MapWindow) import OpenMapKit
 
 /// `openmapkit view BUNDLE`: the bundle's map in a desktop window (SDL2, the MapWindow module),
 /// driven through the headless `MKMapView` model, so the window is a thin shell that turns mouse,
@@ -35,22 +35,44 @@ struct ViewCommand: ParsableCommand {
     @Flag(help: "Print one JSON line per settled camera change, handled input event and drawn frame to standard output.")
     var report = false
 
+    @Option(help: "Which face drives the window: mapkit (MKMapView) or mapbox (MGLMapView, its style, logo and attribution).")
+    var api: ViewAPI = .mapkit
+
+    @Option(help: "With --api mapbox, the style to show: a Mapbox style URL (mapbox://styles/mapbox/streets-v11 …), a MapLibre style file or an http(s) URL.")
+    var styleURL: String?
+
     func validate() throws {
         if let zoom, !(0...22).contains(zoom) { throw ValidationError("--zoom must be between 0 and 22") }
         if size.width > 8192 || size.height > 8192 { throw ValidationError("--size must be at most 8192x8192") }
         if bundlePath != nil, data.bundle != nil, bundlePath != data.bundle { throw ValidationError("give the bundle once: as an argument or with --bundle") }
+        if styleURL != nil, api != .mapbox { throw ValidationError("--style-url needs --api mapbox") }
     }
 
     func run() throws {
         let source = try BundleOptions.dataSource(path: bundlePath ?? data.bundle)
         let name = source.bundles.map { $0.url.deletingPathExtension().lastPathComponent }.joined(separator: " + ")
-        let mapView = MKMapView(frame: CGRect(origin: .zero, size: size.cgSize))
-        mapView.dataSource = source
-        // MapKit's ornaments: the compass while the map is turned, the scale bar always.
-        mapView.showsCompass = true
-        mapView.showsScale = true
+        let frame = CGRect(origin: .zero, size: size.cgSize)
+        let mapView: MKMapView
+        var mapbox: MGLMapView?
+        switch api {
+        case .mapkit:
+            mapView = MKMapView(frame: frame)
+            mapView.dataSource = source
+            // MapKit's ornaments: the compass while the map is turned, the scale bar always.
+            mapView.showsCompass = true
+            mapView.showsScale = true
+        case .mapbox:
+            let url = styleURL.map { $0.contains("://") ? URL(string: $0) : URL(fileURLWithPath: $0) } ?? nil
+            if styleURL != nil, url == nil { throw CommandFailure("--style-url \(styleURL!) is not a URL") }
+            let face = MGLMapView(frame: frame, styleURL: url)
+            face.dataSource = source
+            face.showsScale = true
+            mapbox = face
+            mapView = face.windowEngine
+        }
         do {
-            let window = try MapWindow(mapView: mapView, title: "OpenMapKit — \(name)")
+            let window = try mapbox.map { try MapWindow(mapboxMapView: $0, title: "OpenMapKit (Mapbox) — \(name)") }
+                ?? MapWindow(mapView: mapView, title: "OpenMapKit — \(name)")
             if report { window.onReport = Self.printReport }
             if let center {
                 mapView.setCenter(center, animated: false)
@@ -89,4 +111,9 @@ struct ViewCommand: ParsableCommand {
         }
         return union
     }
+}
+
+/// The face `openmapkit view --api` drives.
+enum ViewAPI: String, ExpressibleByArgument, CaseIterable {
+    case mapkit, mapbox
 }

@@ -16,6 +16,32 @@ final class ViewCommandTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("no display"), result.stderr)
     }
 
+    /// `--api mapbox` drives the window through the Mapbox face (its style, logo and attribution);
+    /// `--style-url` belongs to it.
+    func testTheMapboxFaceInTheWindow() throws {
+        let bundle = try SampleBundle.monaco()
+        let refused = try runProcess(binary.path, ["view", bundle.path, "--style-url", "mapbox://styles/mapbox/dark-v10"])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("--style-url needs --api mapbox"), refused.stderr)
+        guard ["/usr/bin/Xvfb", "/usr/bin/xdotool"].allSatisfy(FileManager.default.isExecutableFile(atPath:)) else {
+            XCTFail("Xvfb and xdotool are needed (the Makefile's APT_BUILD installs them)")
+            return
+        }
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let app = try WindowProcess(binary: binary, display: display.name,
+                                    arguments: ["view", bundle.path, "--report", "--size", "600x400", "--center", "43.7384,7.4246", "--zoom", "15",
+                                                "--api", "mapbox", "--style-url", "mapbox://styles/mapbox/dark-v10"])
+        defer { app.stop() }
+        let opened = try app.next("frame", timeout: 60)
+        XCTAssertEqual(opened.zoom, 15, accuracy: 1e-6)
+        let window = try display.xdotool(["search", "--sync", "--name", "OpenMapKit"]).split(separator: "\n").first.map(String.init) ?? ""
+        let title = try display.xdotool(["getwindowname", window])
+        XCTAssertTrue(title.contains("(Mapbox)"), title)
+        _ = try display.xdotool(["mousemove", "--window", window, "300", "200", "click", "4"])
+        XCTAssertEqual(try app.settled("wheel").zoom, 15.5, accuracy: 1e-6)
+    }
+
     func testMouseWheelKeysSearchAndRouteInTheWindow() throws {
         let tools = [("Xvfb", "xvfb"), ("xdotool", "xdotool"), ("xwd", "x11-apps")]
         let missing = tools.filter { tool in !["/usr/bin/", "/usr/local/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + tool.0) } }

@@ -90,6 +90,75 @@ final class MapWindowTests: XCTestCase {
     }
 }
 
+extension MapWindowTests {
+    /// The Mapbox face in a window: the same engine's gestures, its own frames (style, logo and
+    /// attribution) and its own delegate's callbacks.
+    func testTheWindowShowsAMapboxMapViewAndTurnsTheWheelIntoAZoom() throws {
+        guard ["/usr/bin/Xvfb", "/usr/bin/xdotool"].allSatisfy(FileManager.default.isExecutableFile(atPath:)) else {
+            XCTFail("Xvfb and xdotool are needed (the Makefile's APT_BUILD installs them)")
+            return
+        }
+        let bundle = try SampleBundle.monaco()
+        let display = try VirtualDisplay(screen: "800x600x24")
+        defer { display.stop() }
+        let saved = Environment.unset(["DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"])
+        defer { saved.restore() }
+        setenv("DISPLAY", display.name, 1)
+
+        let map = MGLMapView(frame: CGRect(x: 0, y: 0, width: 400, height: 300), styleURL: MGLStyle.darkStyleURL)
+        map.dataSource = try MapDataSource(path: bundle.path)
+        map.setCenter(CLLocationCoordinate2D(latitude: 43.7384, longitude: 7.4246), zoomLevel: 15, animated: false)
+        let delegate = RecordingMGLDelegate()
+        map.delegate = delegate
+
+        var reports: [MapWindow.Report] = []
+        var failure: (any Error)?
+        do {
+            let window = try MapWindow(mapboxMapView: map, title: "MapWindowMapboxTests")
+            XCTAssertTrue(window.mapboxMapView === map)
+            let watched = WeakWindow(window)
+            let watchdog = DispatchWorkItem { watched.window?.close() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+            defer { watchdog.cancel() }
+            window.onReport = { [unowned window] report in
+                reports.append(report)
+                switch report.event {
+                case "frame" where reports.filter({ $0.event == "frame" }).count == 1:
+                    do {
+                        let id = try display.xdotool(["search", "--sync", "--name", "MapWindowMapboxTests"]).split(separator: "\n").first.map(String.init) ?? ""
+                        _ = try display.xdotool(["mousemove", "--window", id, "100", "80", "click", "4"])
+                    } catch {
+                        failure = error
+                        window.close()
+                    }
+                case "wheel":
+                    window.close()
+                default:
+                    break
+                }
+            }
+            try window.run()
+        }
+        if let failure { throw failure }
+        let wheel = try XCTUnwrap(reports.first(where: { $0.event == "wheel" }), "the wheel reached the window (reports: \(reports.map(\.event)))")
+        XCTAssertEqual(wheel.zoom, 15.5, accuracy: 1e-6)
+        XCTAssertEqual(map.zoomLevel, 15.5, accuracy: 1e-6, "the Mapbox face sees the engine's zoom")
+        // The Mapbox delegate heard the style load, the frames and the camera change.
+        XCTAssertTrue(delegate.styleLoaded)
+        XCTAssertGreaterThan(delegate.frames, 0)
+        XCTAssertGreaterThan(delegate.regionChanges, 0)
+        XCTAssertEqual(map.style?.name.map { !$0.isEmpty }, true)
+    }
+}
+
+/// A Mapbox delegate that counts what it hears.
+private final class RecordingMGLDelegate: MGLMapViewDelegate {
+    var frames = 0, regionChanges = 0, styleLoaded = false
+    func mapViewDidFinishRenderingFrame(_ mapView: MGLMapView, fullyRendered: Bool) { frames += 1 }
+    func mapView(_ mapView: MGLMapView, regionDidChangeAnimated animated: Bool) { regionChanges += 1 }
+    func mapView(_ mapView: MGLMapView, didFinishLoading style: MGLStyle) { styleLoaded = true }
+}
+
 /// A delegate that counts what it hears.
 private final class RecordingDelegate: MKMapViewDelegate {
     var framesRendered = 0, regionChanges = 0

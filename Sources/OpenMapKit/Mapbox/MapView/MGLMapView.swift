@@ -93,6 +93,10 @@ public enum MGLAnnotationVerticalAlignment: UInt, Sendable, Hashable {
 open class MGLMapView {
     /// The engine: the map view model this face drives.
     let engine: MKMapView
+
+    /// The engine, for a window that drives it (MapWindow): gestures and time go to the engine,
+    /// frames come from ``render()``. Not API: its delegate is this face's bridge.
+    @_spi(MapWindow) public var windowEngine: MKMapView { engine }
     /// Translates the engine's callbacks into this face's (see MGLMapView+Delegate.swift).
     lazy var bridge = MGLMapViewBridge(mapView: self)
 
