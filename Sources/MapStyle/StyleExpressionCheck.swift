@@ -169,3 +169,21 @@ enum StyleExpressionCheck {
         }
     }
 }
+
+/// A layer filter as the style specification allows it: an expression, or the legacy syntax
+/// (`["==", "class", "park"]`, `["in", "$type", "Point"]`) that expression filters replaced. For
+/// code that converts filters into another form (OpenMapKit's `NSPredicate`) and so needs one syntax.
+public enum StyleFilter {
+    /// Whether `filter` is written in expression syntax (a legacy filter is not): MapLibre's
+    /// `isExpressionFilter`, the same test layers compile their filters with.
+    public static func isExpressionSyntax(_ filter: JSONValue) -> Bool {
+        StyleExpressionCheck.isExpressionFilter(filter)
+    }
+
+    /// The filter in expression syntax: unchanged when it already is one, otherwise the expression a
+    /// legacy filter stands for, keeping its meaning (a legacy `["==", "key", null]` also requires
+    /// the key to be present). Nil for a legacy filter with no equivalent (a non-string key).
+    public static func expression(_ filter: JSONValue) -> JSONValue? {
+        isExpressionSyntax(filter) ? filter : StyleExpressionCheck.convertLegacyFilter(filter, forEvaluation: true)
+    }
+}
