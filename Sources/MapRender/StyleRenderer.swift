@@ -340,7 +340,7 @@ public final class StyleRenderer {
     /// The style's sprite sheets for this pixel ratio, loaded on first use (icons and patterns).
     private func styleSprites(pixelRatio: Double) -> StyleSprites {
         let highDensity = pixelRatio >= 2
-        if sprites[highDensity] == nil { sprites[highDensity] = StyleSprites(style.sprite, pixelRatio: pixelRatio, loader: loader) }
+        if sprites[highDensity] == nil { sprites[highDensity] = StyleSprites(style.sprite, images: style.images, pixelRatio: pixelRatio, loader: loader) }
         return sprites[highDensity] ?? StyleSprites()
     }
 

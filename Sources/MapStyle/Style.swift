@@ -31,6 +31,10 @@ public struct Style: Sendable {
     public var warnings: [StyleValidationError]
     /// The document as loaded, for properties this model does not surface.
     public var json: JSONValue
+    /// Images added to the style at run time (MapLibre's `addImage`), by the name `icon-image`
+    /// and the `*-pattern` properties use; they take precedence over the sprite's images of the
+    /// same name. Not part of the JSON: a document loads with none.
+    public var images: [String: StyleImage] = [:]
 
     /// Loads a parsed document; throws `StyleError.invalid` with every problem when any is an
     /// error, so a broken style is never half-drawn.
@@ -276,18 +280,27 @@ public struct StyleProperty: Sendable {
 
     static func compile(_ value: JSONValue, spec: StylePropertySpec?) -> MapStyle.Expression? {
         guard let spec, spec.acceptsExpressions else { return nil }
-        let rules = ExpressionPropertySpec(spec)
-        var input = value
-        if !LegacyFunction.isFunction(value), !StyleExpressionCheck.isExpression(value) {
-            // A constant: arrays and objects would otherwise read as expressions. Tokens in
-            // constant strings are resolved per feature, as MapLibre's symbol layout does.
-            if rules.tokens, case .string(let text) = value {
-                input = LegacyFunction.tokenString(text)
-            } else {
-                input = LegacyFunction.literal(value)
-            }
+        return try? MapStyle.Expression.parse(expressionInput(value, spec: spec, convertFunctions: false), propertySpec: ExpressionPropertySpec(spec))
+    }
+
+    /// A property value as written in a document (a constant, a legacy function or an
+    /// expression) as the expression it stands for, in JSON: constants wrapped in `literal` where
+    /// they would otherwise read as expressions, `{token}` strings of token properties turned into
+    /// lookups, legacy functions converted. For code that shows or edits every value as an
+    /// expression (Mapbox's runtime-styling API).
+    public static func expressionJSON(_ value: JSONValue, spec: StylePropertySpec) -> JSONValue {
+        expressionInput(value, spec: spec, convertFunctions: true)
+    }
+
+    private static func expressionInput(_ value: JSONValue, spec: StylePropertySpec, convertFunctions: Bool) -> JSONValue {
+        if LegacyFunction.isFunction(value) {
+            return convertFunctions ? LegacyFunction.convert(value, spec: ExpressionPropertySpec(spec)) : value
         }
-        return try? MapStyle.Expression.parse(input, propertySpec: rules)
+        if StyleExpressionCheck.isExpression(value) { return value }
+        // A constant: arrays and objects would otherwise read as expressions. Tokens in
+        // constant strings are resolved per feature, as MapLibre's symbol layout does.
+        if spec.tokens, case .string(let text) = value { return LegacyFunction.tokenString(text) }
+        return LegacyFunction.literal(value)
     }
 }
 

@@ -100,10 +100,29 @@ public final class SpriteSheet {
 /// id `default` without the prefix).
 struct StyleSprites {
     private(set) var sheets: [String: SpriteSheet] = [:]
+    /// Images added to the style at run time (`Style.images`), one sheet each, by name; they
+    /// win over the sprite's images of the same name, as MapLibre's `addImage` does.
+    private(set) var added: [String: SpriteSheet] = [:]
     /// What could not be loaded, for ``StyleRenderer/warnings``.
     private(set) var problems: [String] = []
 
     init() {}
+
+    /// The sprites, then the images added at run time (a PNG that does not decode is left out
+    /// with a problem noted).
+    init(_ sprite: StyleSprite?, images: [String: StyleImage], pixelRatio: Double, loader: StyleResourceLoader) {
+        self.init(sprite, pixelRatio: pixelRatio, loader: loader)
+        for (name, image) in images {
+            do {
+                let decoded = try RenderImage(png: image.png)
+                let ratio = image.pixelRatio.isFinite && image.pixelRatio > 0 ? image.pixelRatio : 1
+                added[name] = SpriteSheet(image: decoded, entries: [name: SpriteSheet.Entry(x: 0, y: 0, width: decoded.width, height: decoded.height,
+                                                                                          pixelRatio: ratio, sdf: image.sdf)])
+            } catch {
+                problems.append("image \(name): \(error.description)")
+            }
+        }
+    }
 
     /// Fetches `URL.json` and `URL.png` — `URL@2x.*` when `pixelRatio` is 2 or more, falling back
     /// to the 1× files — through the loader. A sheet that cannot be read is left out with a
@@ -141,7 +160,7 @@ struct StyleSprites {
 
     /// The names of every image, as `icon-image` refers to them (for the `image` expression).
     var availableNames: Set<String> {
-        var names: Set<String> = []
+        var names = Set(added.keys)
         for (id, sheet) in sheets {
             for name in sheet.entries.keys { names.insert(id == "default" ? name : id + ":" + name) }
         }
@@ -150,6 +169,7 @@ struct StyleSprites {
 
     /// The sheet and rectangle of an image named as a style names it.
     func image(_ name: String) -> (sheet: SpriteSheet, entry: SpriteSheet.Entry)? {
+        if let sheet = added[name], let entry = sheet.entries[name] { return (sheet, entry) }
         if let sheet = sheets["default"], let entry = sheet.entries[name] { return (sheet, entry) }
         if let colon = name.firstIndex(of: ":"), let sheet = sheets[String(name[..<colon])],
            let entry = sheet.entries[String(name[name.index(after: colon)...])] {

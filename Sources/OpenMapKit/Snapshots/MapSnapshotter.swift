@@ -444,7 +444,9 @@ enum SnapshotEngine {
             if fileSources.contains(sourceID) { return files?.tile(sourceID, id) }
             return dataSource.vectorTile(id)
         }, resource: { url in
+            // Absolute file URLs (a runtime-styling shape source's GeoJSON) read with any style.
             DefaultStyle.resource(url) ?? files?.resource(url)
+                ?? (url.hasPrefix("file://") ? URL(string: url).flatMap { try? Data(contentsOf: $0) }.map { [UInt8]($0) } : nil)
         })
     }
 }

@@ -18,8 +18,13 @@ import MapStyle
 /// imagery and satellite-streets as hybrid (those two need the data source's imagery overlay;
 /// without it loading fails). Any version number gives the same style.
 ///
-/// Differs from Mapbox: only the document, its name and the style URLs so far; sources, layers,
-/// images and transitions come with the runtime-styling API.
+/// Runtime styling changes the document: ``sources``, ``layers``, images, ``transition`` and
+/// ``localizesLabels`` (see MGLStyle+Layers.swift and MGLStyle+Sources.swift); the map view draws
+/// each change on its next ``MGLMapView/render()``.
+///
+/// Differs from Mapbox: where Mapbox raises an Objective-C exception (a duplicate layer or source
+/// identifier, a layer added twice), the program stops with the reason; the `…(_:error:)`
+/// variants (``addLayer(_:error:)`` …) throw an ``MGLStyleError`` instead.
 public final class MGLStyle {
     /// The style document the map view draws; changes reach the map view's next frame.
     var document: Style {
@@ -31,6 +36,15 @@ public final class MGLStyle {
     let baseURL: URL?
     /// The map view drawing it.
     weak var mapView: MGLMapView?
+
+    // Runtime styling (MGLStyle+Layers.swift, MGLStyle+Sources.swift): the wrapper objects handed
+    // out for the document's layers and sources, by identifier, so that asking twice gives the
+    // same object; and the labels' text fields before `localizesLabels` rewrote them.
+    var layerWrappers: [String: MGLStyleLayer] = [:]
+    var sourceWrappers: [String: MGLSource] = [:]
+    var unlocalizedTextFields: [String: JSONValue?]?
+    var localizationLanguage: String?
+    var placementTransitions = true
 
     init(document: Style, url: URL, baseURL: URL?) {
         self.document = document

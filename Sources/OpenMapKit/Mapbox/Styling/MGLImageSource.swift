@@ -1,0 +1,58 @@
+// Mapbox's MGLImageSource: an image placed on four coordinates, as a MapLibre `image` source.
+
+import Foundation
+import MapStyle
+
+/// An image shown between four coordinates (Mapbox's `MGLImageSource`; MapLibre's `image`
+/// source), drawn by an ``MGLRasterStyleLayer``.
+///
+/// Differs from Mapbox: unsupported for drawing — OpenMapKit's renderer does not draw image
+/// sources yet, so a raster layer of one draws nothing. The source is kept in the style document
+/// (MapLibre clients of an exported style draw it); an image given in code is kept by the
+/// source object only (``image``), as MapLibre's JSON can only name a URL.
+public class MGLImageSource: MGLSource {
+    /// The image given in code; nil for a source made from a URL.
+    public var image: UIImage?
+
+    /// A source of the image at `url` between the corners of `coordinateQuad`.
+    public init(identifier: String, coordinateQuad: MGLCoordinateQuad, url: URL) {
+        super.init(identifier: identifier, object: MGLImageSource.object(coordinateQuad, url: url.absoluteString))
+    }
+
+    /// A source of `image` between the corners of `coordinateQuad`.
+    public init(identifier: String, coordinateQuad: MGLCoordinateQuad, image: UIImage) {
+        self.image = image
+        super.init(identifier: identifier, object: MGLImageSource.object(coordinateQuad, url: ""))
+    }
+
+    required init(wrapping identifier: String, object: JSONObject) {
+        super.init(wrapping: identifier, object: object)
+    }
+
+    static func object(_ quad: MGLCoordinateQuad, url: String) -> JSONObject {
+        JSONObject([("type", .string("image")), ("url", .string(url)), ("coordinates", coordinatesJSON(quad))])
+    }
+
+    static func coordinatesJSON(_ quad: MGLCoordinateQuad) -> JSONValue {
+        .array([quad.topLeft, quad.topRight, quad.bottomRight, quad.bottomLeft].map { .array([.number($0.longitude), .number($0.latitude)]) })
+    }
+
+    /// The URL of the image; nil for a source made from an image.
+    public var url: URL? {
+        get { object["url"]?.stringValue.flatMap { $0.isEmpty ? nil : URL(string: $0) } }
+        set { update("url") { $0.set("url", .string(newValue?.absoluteString ?? "")) } }
+    }
+
+    /// The corners the image is stretched between.
+    public var coordinates: MGLCoordinateQuad {
+        get {
+            let corners = (object["coordinates"]?.arrayValue ?? []).map { pair -> CLLocationCoordinate2D in
+                let values = pair.arrayValue?.compactMap(\.numberValue) ?? []
+                return values.count == 2 ? CLLocationCoordinate2D(latitude: values[1], longitude: values[0]) : CLLocationCoordinate2D()
+            }
+            guard corners.count == 4 else { return MGLCoordinateQuad(topLeft: .init(), bottomLeft: .init(), bottomRight: .init(), topRight: .init()) }
+            return MGLCoordinateQuad(topLeft: corners[0], bottomLeft: corners[3], bottomRight: corners[2], topRight: corners[1])
+        }
+        set { update("coordinates") { $0.set("coordinates", MGLImageSource.coordinatesJSON(newValue)) } }
+    }
+}
