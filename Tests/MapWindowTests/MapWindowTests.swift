@@ -41,36 +41,7 @@ final class MapWindowTests: XCTestCase {
         let delegate = RecordingDelegate()
         mapView.delegate = delegate
 
-        var reports: [MapWindow.Report] = []
-        var failure: (any Error)?
-        do {
-            let window = try MapWindow(mapView: mapView, title: "MapWindowTests")
-            // Closed from another thread if the wheel never arrives, so a failure cannot hang the run.
-            let watched = WeakWindow(window)
-            let watchdog = DispatchWorkItem { watched.window?.close() }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-            defer { watchdog.cancel() }
-            window.onReport = { [unowned window] report in
-                reports.append(report)
-                switch report.event {
-                case "frame" where reports.filter({ $0.event == "frame" }).count == 1:
-                    // The first frame is on screen: turn the wheel one notch up over the window.
-                    do {
-                        let id = try display.xdotool(["search", "--sync", "--name", "MapWindowTests"]).split(separator: "\n").first.map(String.init) ?? ""
-                        _ = try display.xdotool(["mousemove", "--window", id, "100", "80", "click", "4"])
-                    } catch {
-                        failure = error
-                        window.close()
-                    }
-                case "wheel":
-                    window.close()
-                default:
-                    break
-                }
-            }
-            try window.run()
-        }
-        if let failure { throw failure }
+        let reports = try Self.turnTheWheelOnce(in: try MapWindow(mapView: mapView, title: "MapWindowTests"), titled: "MapWindowTests", on: display)
 
         XCTAssertEqual(reports.first?.event, "open")
         XCTAssertEqual(reports.first?.values?["width"], 400)
@@ -111,35 +82,9 @@ extension MapWindowTests {
         let delegate = RecordingMGLDelegate()
         map.delegate = delegate
 
-        var reports: [MapWindow.Report] = []
-        var failure: (any Error)?
-        do {
-            let window = try MapWindow(mapboxMapView: map, title: "MapWindowMapboxTests")
-            XCTAssertTrue(window.mapboxMapView === map)
-            let watched = WeakWindow(window)
-            let watchdog = DispatchWorkItem { watched.window?.close() }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-            defer { watchdog.cancel() }
-            window.onReport = { [unowned window] report in
-                reports.append(report)
-                switch report.event {
-                case "frame" where reports.filter({ $0.event == "frame" }).count == 1:
-                    do {
-                        let id = try display.xdotool(["search", "--sync", "--name", "MapWindowMapboxTests"]).split(separator: "\n").first.map(String.init) ?? ""
-                        _ = try display.xdotool(["mousemove", "--window", id, "100", "80", "click", "4"])
-                    } catch {
-                        failure = error
-                        window.close()
-                    }
-                case "wheel":
-                    window.close()
-                default:
-                    break
-                }
-            }
-            try window.run()
-        }
-        if let failure { throw failure }
+        let window = try MapWindow(mapboxMapView: map, title: "MapWindowMapboxTests")
+        XCTAssertTrue(window.mapboxMapView === map)
+        let reports = try Self.turnTheWheelOnce(in: window, titled: "MapWindowMapboxTests", on: display)
         let wheel = try XCTUnwrap(reports.first(where: { $0.event == "wheel" }), "the wheel reached the window (reports: \(reports.map(\.event)))")
         XCTAssertEqual(wheel.zoom, 15.5, accuracy: 1e-6)
         XCTAssertEqual(map.zoomLevel, 15.5, accuracy: 1e-6, "the Mapbox face sees the engine's zoom")
@@ -148,6 +93,40 @@ extension MapWindowTests {
         XCTAssertGreaterThan(delegate.frames, 0)
         XCTAssertGreaterThan(delegate.regionChanges, 0)
         XCTAssertEqual(map.style?.name.map { !$0.isEmpty }, true)
+    }
+}
+
+extension MapWindowTests {
+    /// Runs `window` until the wheel, turned one notch up over it once its first frame is on
+    /// screen, has reached it; its reports. A watchdog closes the window after 60 s, so a wheel
+    /// that never arrives fails the test instead of hanging the run.
+    static func turnTheWheelOnce(in window: MapWindow, titled title: String, on display: VirtualDisplay) throws -> [MapWindow.Report] {
+        var reports: [MapWindow.Report] = []
+        var failure: (any Error)?
+        let watched = WeakWindow(window)
+        let watchdog = DispatchWorkItem { watched.window?.close() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        defer { watchdog.cancel() }
+        window.onReport = { [unowned window] report in
+            reports.append(report)
+            switch report.event {
+            case "frame" where reports.filter({ $0.event == "frame" }).count == 1:
+                do {
+                    let id = try display.xdotool(["search", "--sync", "--name", title]).split(separator: "\n").first.map(String.init) ?? ""
+                    _ = try display.xdotool(["mousemove", "--window", id, "100", "80", "click", "4"])
+                } catch {
+                    failure = error
+                    window.close()
+                }
+            case "wheel":
+                window.close()
+            default:
+                break
+            }
+        }
+        try window.run()
+        if let failure { throw failure }
+        return reports
     }
 }
 
