@@ -44,7 +44,8 @@ public struct StyleResourceLoader: Sendable {
 /// Supported layer types: `background`, `fill`, `line`, `circle`, `heatmap` and `fill-extrusion`
 /// (its roofs, as seen at pitch 0) from vector tile and GeoJSON sources, with filters, zoom
 /// ranges, visibility, data-driven paint, sort keys and sprite patterns; `raster` from PNG tiles
-/// with MapLibre's colour adjustments; `hillshade` and `color-relief` from `raster-dem` PNG tiles
+/// and from `image` sources (a PNG stretched over its four corners, as two triangles, as a GPU
+/// draws it) with MapLibre's colour adjustments; `hillshade` and `color-relief` from `raster-dem` PNG tiles
 /// (Mapbox, Terrarium or custom encoding); `symbol` text and sprite icons, placed with collisions as
 /// MapLibre does (see ``SymbolPlacer``; text drawn with the installed fonts, see ``FontCatalog``).
 /// A pitched camera is drawn by warping the flat map into perspective, so labels and circles lean
@@ -251,6 +252,10 @@ public final class StyleRenderer {
                 continue
             }
             switch layer.layer.type {
+            case .raster where style.source(sourceID)?.type == .image:
+                if let image = sourceImage(sourceID), let corners = imageCorners(sourceID) {
+                    steps.append(.image(layer, image: image, corners: corners))
+                }
             case .raster:
                 steps.append(.raster(layer, tiles: rasterTiles(sourceID: sourceID, zoom: zoom, transform: transform)))
             case .hillshade, .colorRelief:
@@ -296,11 +301,14 @@ public final class StyleRenderer {
         case elevation(CompiledLayer, tiles: [(image: RenderImage, origin: ScreenPoint, size: Double)], encoding: DEMEncoding)
         case features(CompiledLayer, groups: [FeatureGroup])
         case symbols(CompiledLayer, index: Int)
+        /// An `image` source's picture, its corners (top left, top right, bottom right, bottom
+        /// left) in world coordinates.
+        case image(CompiledLayer, image: RenderImage, corners: [ScreenPoint])
 
         var layer: CompiledLayer {
             switch self {
             case .background(let layer), .raster(let layer, _), .elevation(let layer, _, _), .features(let layer, _),
-                 .symbols(let layer, _): layer
+                 .symbols(let layer, _), .image(let layer, _, _): layer
             }
         }
 
@@ -316,6 +324,7 @@ public final class StyleRenderer {
             case .elevation(let layer, let tiles, let encoding): painter.paintDEM(layer, tiles: tiles, encoding: encoding)
             case .features(let layer, let groups): painter.paint(layer, groups: groups)
             case .symbols(let layer, let index): symbols?.draw(layer, index: index, on: painter.canvas)
+            case .image(let layer, let image, let corners): painter.paintImage(layer, image: image, corners: corners)
             }
         }
     }
@@ -437,6 +446,34 @@ public final class StyleRenderer {
             tileProblems[sourceID, default: TileTally()].note(id, loaded: image != nil, failure: tileFailures[key])
             return image.map { ($0, (Double(x) * size, Double(y) * size), size) }
         }
+    }
+
+    /// An `image` source's picture (its `url` read through the loader's resources, PNG), kept for
+    /// later frames; nil when it is missing or undecodable (then named in ``warnings``).
+    private func sourceImage(_ sourceID: String) -> RenderImage? {
+        let key = TileKey(source: sourceID, tile: TileID(z: 0, x: 0, y: 0)!)
+        if let cached = imageCache[key] { return cached }
+        var image: RenderImage?
+        if let url = style.source(sourceID)?.url, let bytes = loader.resource(url) {
+            do { image = try RenderImage(png: bytes) } catch {
+                warnings.append("source \(sourceID): its image \(url) cannot be read: \(error.description)")
+            }
+        } else {
+            warnings.append("source \(sourceID): its image \(style.source(sourceID)?.url ?? "(no url)") is missing")
+        }
+        imageCache[key] = .some(image)
+        return image
+    }
+
+    /// An `image` source's four corners in world coordinates; nil unless it has exactly four
+    /// valid ones.
+    private func imageCorners(_ sourceID: String) -> [ScreenPoint]? {
+        guard let coordinates = style.source(sourceID)?.coordinates, coordinates.count == 4,
+              coordinates.allSatisfy({ $0.latitude.isFinite && $0.longitude.isFinite && abs($0.latitude) <= 90 }) else {
+            warnings.append("source \(sourceID): an image source needs four corner coordinates")
+            return nil
+        }
+        return coordinates.map(ScreenTransform.world)
     }
 
     /// The largest a gzip-compressed vector tile may inflate to: a decompression bomb is refused

@@ -80,8 +80,6 @@ extension MapLibreRenderSuiteTests {
         "icon-translate/function": "mismatch 0.01784 (allowed 0.00025): sprite icons: SDF icon halos, icon offset/translate and the icon/label collision differ from MapLibre's",
         "icon-translate/literal": "mismatch 0.01351 (allowed 0.00025): sprite icons: SDF icon halos, icon offset/translate and the icon/label collision differ from MapLibre's",
         "icon-visibility/visible": "mismatch 0.01337 (allowed 0.00025): sprite icons: SDF icon halos, icon offset/translate and the icon/label collision differ from MapLibre's",
-        "image/pitched": "mismatch 0.98267 (allowed 0.00025): image sources are not drawn (the renderer has no image-source painter), so only the background remains",
-        "image/raster-resampling": "mismatch 0.98730 (allowed 0.00025): image sources are not drawn (the renderer has no image-source painter), so only the background remains",
         "line-cap/butt": "mismatch 0.00055 (allowed 0.00025): streets from the Berlin tiles: anti-aliased edges at joins and line ends differ on a few hundred pixels",
         "line-color/default": "mismatch 0.00055 (allowed 0.00025): streets from the Berlin tiles: anti-aliased edges at joins and line ends differ on a few hundred pixels",
         "line-color/function": "mismatch 0.00046 (allowed 0.00025): streets from the Berlin tiles: anti-aliased edges at joins and line ends differ on a few hundred pixels",

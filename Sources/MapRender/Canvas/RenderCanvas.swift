@@ -224,6 +224,32 @@ public final class RenderCanvas {
         set { cairo_set_antialias(cairo, newValue ? CAIRO_ANTIALIAS_DEFAULT : CAIRO_ANTIALIAS_NONE) }
     }
 
+    /// Draws `image` through the affine map `affine` (image pixel (u, v) goes to
+    /// (a·u + c·v + tx, b·u + d·v + ty) in points), inside `triangle` (three points): one half of
+    /// a picture stretched over four corners, as a GPU draws a textured quad.
+    func draw(_ image: RenderImage, triangle: [ScreenPoint], affine: (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double),
+              opacity: Double, smooth: Bool) {
+        let m = affine
+        guard triangle.count == 3, [m.a, m.b, m.c, m.d, m.tx, m.ty].allSatisfy(\.isFinite), abs(m.a * m.d - m.b * m.c) > 1e-12,
+              image.width > 0, image.height > 0 else { return }
+        image.sourceLock.lock()
+        defer { image.sourceLock.unlock() }
+        cairo_save(cairo)
+        cairo_new_path(cairo)
+        cairo_move_to(cairo, triangle[0].x, triangle[0].y)
+        cairo_line_to(cairo, triangle[1].x, triangle[1].y)
+        cairo_line_to(cairo, triangle[2].x, triangle[2].y)
+        cairo_close_path(cairo)
+        cairo_clip(cairo)
+        var matrix = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
+        cairo_transform(cairo, &matrix)
+        cairo_set_source_surface(cairo, image.surface, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cairo), smooth ? CAIRO_FILTER_BILINEAR : CAIRO_FILTER_NEAREST)
+        cairo_pattern_set_extend(cairo_get_source(cairo), CAIRO_EXTEND_PAD)
+        cairo_paint_with_alpha(cairo, min(max(opacity, 0), 1))
+        cairo_restore(cairo)
+    }
+
     /// Draws an image into the square (rotated by `angle` radians, clockwise on screen) whose
     /// top-left corner is at (`x`, `y`) and whose sides are `size` points, at `opacity`. The
     /// square is clipped without antialiasing and the image's edge pixels are extended, so

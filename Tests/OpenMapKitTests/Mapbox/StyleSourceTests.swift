@@ -1,6 +1,7 @@
 import Foundation
 @testable import OpenMapKit
 import MapStyle
+import MapRender
 import class OpenMapKit.NSExpression
 import class OpenMapKit.NSPredicate
 import TestSupport
@@ -105,5 +106,31 @@ final class StyleSourceTests: XCTestCase {
         circles.circleColor = NSExpression(forConstantValue: UIColor(red: 0, green: 1, blue: 1, alpha: 1))
         style.addLayer(circles)
         assertColor(try map.render().color(at: CGPoint(x: 200, y: 200)), near: UIColor(red: 0, green: 1, blue: 1, alpha: 1))
+    }
+
+    /// An image source from a PNG file is drawn by a raster layer, stretched over its corners:
+    /// red on the left half, blue on the right, as the picture is.
+    func testImageSourceIsDrawnBetweenItsCorners() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mgl-image-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let canvas = try RenderCanvas(width: 20, height: 10)
+        canvas.fill(path: [.move(x: 0, y: 0), .line(x: 10, y: 0), .line(x: 10, y: 10), .line(x: 0, y: 10), .close], color: RenderColor(red: 1, green: 0, blue: 0))
+        canvas.fill(path: [.move(x: 10, y: 0), .line(x: 20, y: 0), .line(x: 20, y: 10), .line(x: 10, y: 10), .close], color: RenderColor(red: 0, green: 0, blue: 1))
+        let file = folder.appendingPathComponent("picture.png")
+        try Data(canvas.pngData()).write(to: file)
+
+        let (map, style) = try StyleRuntimeTests.monacoMap()
+        // A quad around the view's centre, 200 × 100 points at the map's zoom.
+        let topLeft = map.convert(CGPoint(x: 100, y: 150), toCoordinateFrom: nil), bottomRight = map.convert(CGPoint(x: 300, y: 250), toCoordinateFrom: nil)
+        let quad = MGLCoordinateQuad(topLeft: topLeft, bottomLeft: CLLocationCoordinate2D(latitude: bottomRight.latitude, longitude: topLeft.longitude),
+                                     bottomRight: bottomRight, topRight: CLLocationCoordinate2D(latitude: topLeft.latitude, longitude: bottomRight.longitude))
+        let source = MGLImageSource(identifier: "picture", coordinateQuad: quad, url: file)
+        style.addSource(source)
+        style.addLayer(MGLRasterStyleLayer(identifier: "picture", source: source))
+        let image = try map.render()
+        assertColor(image.color(at: CGPoint(x: 150, y: 200)), near: UIColor(red: 1, green: 0, blue: 0, alpha: 1))
+        assertColor(image.color(at: CGPoint(x: 250, y: 200)), near: UIColor(red: 0, green: 0, blue: 1, alpha: 1))
+        XCTAssertNotEqual(image.color(at: CGPoint(x: 50, y: 200)).map { $0.red > 0.9 && $0.green < 0.1 }, true, "outside the quad is the map")
     }
 }

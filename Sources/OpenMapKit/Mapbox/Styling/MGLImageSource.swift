@@ -6,10 +6,11 @@ import MapStyle
 /// An image shown between four coordinates (Mapbox's `MGLImageSource`; MapLibre's `image`
 /// source), drawn by an ``MGLRasterStyleLayer``.
 ///
-/// Differs from Mapbox: unsupported for drawing — OpenMapKit's renderer does not draw image
-/// sources yet, so a raster layer of one draws nothing. The source is kept in the style document
-/// (MapLibre clients of an exported style draw it); an image given in code is kept by the
-/// source object only (``image``), as MapLibre's JSON can only name a URL.
+/// The image at the source's URL (a PNG file, or a resource the style's loader can read) is drawn
+/// stretched over the four corners, as MapLibre draws it.
+///
+/// Differs from Mapbox: an image given in code (``image``) is kept by the source object only and
+/// not drawn, as MapLibre's JSON can only name a URL: write it to a PNG file and give its URL.
 public class MGLImageSource: MGLSource {
     /// The image given in code; nil for a source made from a URL.
     public var image: UIImage?
