@@ -25,7 +25,8 @@ import MapStyle
 /// cluster properties; its id is its `cluster_id`. A point keeps its properties and id.
 ///
 /// Only `Point` features are clustered; other geometries in a clustered source are left out (the
-/// clusterer takes points only). One instance serves every renderer of the same data and
+/// clusterer takes points only). A feature without geometry is never shown but counts among the
+/// points, as in supercluster, so cluster ids are supercluster's. One instance serves every renderer of the same data and
 /// options: see ``shared(source:data:)``. Thread-safe.
 public final class GeoJSONClusters: @unchecked Sendable {
     /// A point or a cluster, as a map draws it at some zoom.
@@ -198,7 +199,13 @@ public final class GeoJSONClusters: @unchecked Sendable {
             case .string(let s)?: .string(s)
             default: .null
             }
-            if let geometry = json["geometry"] { collectPoints(geometry, into: &points, properties: object, id: featureID) }
+            if let geometry = json["geometry"], geometry != .null {
+                collectPoints(geometry, into: &points, properties: object, id: featureID)
+            } else {
+                // supercluster counts a feature without geometry among its points (never shown),
+                // which numbers the cluster ids; it is kept so that they are the same here.
+                points.append((CLLocationCoordinate2D(latitude: .nan, longitude: .nan), object, featureID))
+            }
         case "Point":
             guard let a = json["coordinates"]?.arrayValue, a.count >= 2, let lon = a[0].numberValue, let lat = a[1].numberValue else { return }
             points.append((CLLocationCoordinate2D(latitude: lat, longitude: lon), properties, id))

@@ -3,6 +3,7 @@ import MapFormats
 import MapGeometry
 @testable import MapRender
 import MapStyle
+import TestSupport
 import XCTest
 
 /// Clustered GeoJSON sources (`"cluster": true`), drawn and queried as MapLibre does: clusters at
@@ -217,5 +218,46 @@ final class GeoJSONClusterTests: XCTestCase {
         XCTAssertThrowsError(try renderer(style)) { error in
             XCTAssertTrue("\(error)".contains("clusterProperties.x"), "\(error)")
         }
+    }
+
+    // MARK: supercluster's expectations
+
+    /// A clustered source of supercluster's `places.json` (../shared/conformance/supercluster)
+    /// with `options`, its radius given in points of 512-point tiles.
+    private func places(_ options: String) throws -> GeoJSONClusters {
+        let url = TestData.shared("conformance/supercluster/places.json")
+        let data = try JSONValue.parse([UInt8](Data(contentsOf: url)))
+        let source = try XCTUnwrap(StyleSource(try XCTUnwrap(JSONValue.parse(#"{"type": "geojson", "cluster": true, \#(options)}"#).objectValue)))
+        return try GeoJSONClusters(source: source, data: data)
+    }
+
+    /// supercluster's test expectations (reference-expectations.js) hold for a source whose
+    /// options are the same once scaled: its default radius 40 of a 512 extent is clusterRadius
+    /// 40, its default maxZoom 16 is clusterMaxZoom 16. Same cluster ids, children, leaves and
+    /// expansion zooms.
+    func testSuperclusterExpectationsThroughASource() throws {
+        let clusters = try places(#""clusterRadius": 40, "clusterMaxZoom": 16"#)
+        XCTAssertEqual(try clusters.children(of: 164).map(\.pointCount), [6, 7, 2, 1])
+        XCTAssertEqual(try clusters.leaves(of: 164, limit: 10, offset: 5).map { $0.properties["name"] },
+                       ["Niagara Falls", "Cape San Blas", "Cape Sable", "Cape Canaveral", "San  Salvador", "Cabo Gracias a Dios",
+                        "I. de Cozumel", "Grand Cayman", "Miquelon", "Cape Bauld"].map { ExpressionValue.string($0) })
+        XCTAssertEqual(try [164, 196, 581, 1157, 4134].map { try clusters.expansionZoom(of: $0) }, [1, 1, 2, 2, 3])
+        // The z0 tile's clusters (places-z0-0-0.json), without its copies across the antimeridian.
+        let expected = try JSONValue.parse([UInt8](Data(contentsOf: TestData.shared("conformance/supercluster/places-z0-0-0.json"))))
+        let expectedIDs = Set((expected["features"]?.arrayValue ?? []).compactMap { $0["tags"]?["cluster_id"]?.numberValue })
+        XCTAssertEqual(Set(clusters.features(atZoom: 0.5).compactMap { $0.clusterID.map(Double.init) }), expectedIDs)
+        // `maxZoom: 4, radius: 60, extent: 256` is clusterMaxZoom 4 and clusterRadius 120.
+        XCTAssertEqual(try places(#""clusterRadius": 120, "clusterMaxZoom": 4"#).expansionZoom(of: 2504), 5)
+    }
+
+    /// supercluster's map/reduce expectation (`sum` of `scalerank`, radius 100) through
+    /// `clusterProperties`: the sums of the z0 tile's clusters.
+    func testSuperclusterReduceExpectationThroughClusterProperties() throws {
+        let clusters = try places(#""clusterRadius": 100, "clusterMaxZoom": 16, "clusterProperties": {"sum": ["+", ["get", "scalerank"]]}"#)
+        let sums = clusters.features(atZoom: 0).compactMap { $0.clusterID == nil ? nil : $0.properties["sum"]?.numberValue }
+        XCTAssertEqual(Set(sums), [298, 122, 12, 36, 98, 7, 24, 8, 125])
+        XCTAssertEqual(sums.reduce(0, +), clusters.features(atZoom: 17).reduce(0) { $0 + ($1.properties["scalerank"]?.numberValue ?? 0) }
+                       - clusters.features(atZoom: 0).reduce(0) { $0 + ($1.clusterID == nil ? ($1.properties["scalerank"]?.numberValue ?? 0) : 0) },
+                       "every point's scalerank is summed once")
     }
 }
