@@ -27,14 +27,16 @@ final class MGLShapeSourceClusterTests: XCTestCase {
         }
     }
 
-    /// A map at zoom 1 over the equator with the clustered source: red circles for clusters, blue
-    /// for points.
+    /// A map at zoom 1 over the equator with the clustered source over the default style's
+    /// background: red circles for clusters, blue for points.
     private func clusteredMap() throws -> (MGLMapView, MGLShapeSource) {
         let (map, _, _) = MapboxFixtures.map(width: 400, height: 200)
         map.dataSource = try MonacoBundle.dataSource()
         map.setCenter(CLLocationCoordinate2D(latitude: 0, longitude: 20), zoomLevel: 1, animated: false)
         map.finishLoadingStyle()
         let style = try XCTUnwrap(map.style)
+        // Only the background of the base map: the world at zoom 1 is not what is tested.
+        for layer in style.layers where !(layer is MGLBackgroundStyleLayer) { style.removeLayer(layer) }
         let source = MGLShapeSource(identifier: "places", features: features(), options: [
             .clustered: true,
             .clusterRadius: 50,
@@ -122,16 +124,22 @@ final class MGLShapeSourceClusterTests: XCTestCase {
     func testClusterOptionsAreWrittenToTheSource() throws {
         let source = MGLShapeSource(identifier: "places", features: features(), options: [
             .clustered: true, .clusterRadius: 30, .maximumZoomLevelForClustering: 12, .clusterMinPoints: 3,
-            .clusterProperties: ["sum": [NSExpression(format: "$featureAccumulated + sum"), NSExpression(format: "scalerank")]],
+            .clusterProperties: ["sum": [NSExpression(format: "$featureAccumulated + sum"), NSExpression(format: "scalerank")],
+                                 // Mapbox's documented form.
+                                 "sumValue": [NSExpression(format: "sum:({$featureAccumulated, sumValue})"),
+                                              NSExpression(format: "CAST(scalerank, 'NSNumber')")]],
         ])
         XCTAssertEqual(source.object["cluster"], .bool(true))
         XCTAssertEqual(source.object["clusterRadius"], .number(30))
         XCTAssertEqual(source.object["clusterMaxZoom"], .number(12))
         XCTAssertEqual(source.object["clusterMinPoints"], .number(3))
-        XCTAssertEqual(source.object["clusterProperties"], try JSONValue.parse(#"{"sum": [["+", ["accumulated"], ["get", "sum"]], ["get", "scalerank"]]}"#))
+        XCTAssertEqual(source.object["clusterProperties"]?["sum"], try JSONValue.parse(#"[["+", ["accumulated"], ["get", "sum"]], ["get", "scalerank"]]"#))
+        XCTAssertEqual(source.object["clusterProperties"]?["sumValue"]?.arrayValue?.first,
+                       try JSONValue.parse(#"["+", ["accumulated"], ["get", "sumValue"]]"#))
         // Drawn with a minimum of 3 points, B's pair is not a cluster.
         let clusters = try XCTUnwrap(source.clusters())
         XCTAssertEqual(clusters.features(atZoom: 1).filter { $0.clusterID != nil }.map(\.pointCount), [3])
         XCTAssertEqual(clusters.features(atZoom: 1).first { $0.clusterID != nil }?.properties["sum"], .number(6))
+        XCTAssertEqual(clusters.features(atZoom: 1).first { $0.clusterID != nil }?.properties["sumValue"], .number(6))
     }
 }
