@@ -240,6 +240,9 @@ struct GeoJSONFeatures {
     var lineMetrics = false
     /// The source's `maxzoom` (18 unless the style says otherwise).
     var maxZoom = 18
+    /// For a clustered source (`"cluster": true`): its points and clusters, which replace
+    /// `features` with what the frame's tile zoom shows.
+    var clusters: GeoJSONClusters?
 
     /// Reads a FeatureCollection, a Feature or a bare geometry. Unknown or malformed members are
     /// skipped rather than failing the whole source, as MapLibre does.
@@ -287,9 +290,15 @@ struct GeoJSONFeatures {
         }
     }
 
-    /// All features projected for one camera, in source order.
-    func group(transform: ScreenTransform) -> FeatureGroup {
+    init(clusters: GeoJSONClusters) {
+        self.clusters = clusters
+    }
+
+    /// All features projected for one camera, in source order (a clustered source's points and
+    /// clusters at the camera's tile zoom).
+    func group(transform: ScreenTransform, zoom: Double) -> FeatureGroup {
         func project(_ p: ScreenPoint) -> ScreenPoint { transform.screen(worldX: p.x, worldY: p.y) }
+        let features = clusters?.drawnFeatures(atZoom: zoom) ?? features
         let projected = features.map { feature -> RenderFeature in
             let shape: RenderFeature.Shape = switch feature.shape {
             case .points(let points): .points(points.map(project))

@@ -61,7 +61,9 @@ public struct StyleResourceLoader: Sendable {
 /// floored zoom (overzoomed above the source's maxzoom) and clipped to their squares; GeoJSON is
 /// drawn whole, without MapLibre's internal tiling and simplification (except dashed lines, whose
 /// pattern restarts per tile as in MapLibre, see `GeoJSONLineTiling`), and is not repeated
-/// across the antimeridian. Not thread-safe: it caches decoded tiles between renders.
+/// across the antimeridian. A clustered GeoJSON source (`"cluster": true`) shows the points and
+/// clusters of the floored zoom, as MapLibre's tiles of that zoom do (see ``GeoJSONClusters``).
+/// Not thread-safe: it caches decoded tiles between renders.
 ///
 /// After a render, ``features(at:tolerance:layers:filter:)`` and ``features(in:layers:filter:)``
 /// report what that frame drew at a point or in a rectangle of the image (Mapbox's
@@ -161,13 +163,13 @@ public final class StyleRenderer {
         }
         neededSourceLayers = needed
         for (id, source) in style.sources where source.type == .geojson {
-            guard let data = source.data else { continue }
-            if let url = data.stringValue {
-                guard let bytes = loader.resource(url) else { throw RenderError("source \(id): cannot read \(url)") }
+            guard let data = try Self.geoJSONData(id: id, source: source, loader: loader) else { continue }
+            if GeoJSONClusters.isClustered(source) {
+                // Clustered once per data and options, shared with renderers of later styles.
                 do {
-                    geoJSON[id] = GeoJSONFeatures(try JSONValue.parse(bytes))
+                    geoJSON[id] = GeoJSONFeatures(clusters: try GeoJSONClusters.shared(source: source, data: data))
                 } catch {
-                    throw RenderError("source \(id): \(url): \(error)")
+                    throw RenderError("source \(id): \(error.description)")
                 }
             } else {
                 geoJSON[id] = GeoJSONFeatures(data)
@@ -176,6 +178,23 @@ public final class StyleRenderer {
             geoJSON[id]?.maxZoom = Int(min(max(source.maxzoom, 0), 24))
         }
     }
+
+    /// A GeoJSON source's data: inline, or read through `loader` when it is a URL; nil without data.
+    static func geoJSONData(id: String, source: StyleSource, loader: StyleResourceLoader) throws(RenderError) -> JSONValue? {
+        guard let data = source.data else { return nil }
+        guard let url = data.stringValue else { return data }
+        guard let bytes = loader.resource(url) else { throw RenderError("source \(id): cannot read \(url)") }
+        do {
+            return try JSONValue.parse(bytes)
+        } catch {
+            throw RenderError("source \(id): \(url): \(error)")
+        }
+    }
+
+    /// The clustered points of a GeoJSON source with `"cluster": true` (nil for other sources):
+    /// the very index this renderer draws them from, for cluster queries (children, leaves,
+    /// expansion zoom).
+    public func clusters(sourceID: String) -> GeoJSONClusters? { geoJSON[sourceID]?.clusters }
 
     /// Draws the style for a camera on a new canvas of `width × height` points at `pixelRatio`
     /// device pixels per point. Lengths in the style are points, so they scale with the ratio.
@@ -384,7 +403,7 @@ public final class StyleRenderer {
     /// The source's features for this camera: the vector tiles covering the view (or, given an
     /// `area` of the canvas, those covering it), or the GeoJSON.
     func featureGroups(sourceID: String, zoom: Double, transform: ScreenTransform, area: CanvasRect? = nil) -> [FeatureGroup] {
-        if let features = geoJSON[sourceID] { return [features.group(transform: transform)] }
+        if let features = geoJSON[sourceID] { return [features.group(transform: transform, zoom: zoom)] }
         guard let source = style.source(sourceID), source.type == .vector else { return [] }
         // Tiles of 512 points: the tile zoom is the camera's, floored, within what the source has
         // (above its maxzoom the deepest tiles are stretched); below minzoom nothing is drawn.

@@ -62,7 +62,8 @@ let compoundDefinitions: [String: [CompoundDefinition]] = [
     "heatmap-density": [def([], .number, .heatmap) { ctx, _ in .number(ctx.heatmapDensity ?? 0) }],
     "line-progress": [def([], .number, .lineProgress) { ctx, _ in .number(ctx.lineProgress ?? 0) }],
     "elevation": [def([], .number, .elevation) { ctx, _ in .number(ctx.elevation ?? 0) }],
-    "accumulated": [def([], .number, .feature) { _, _ in .number(0) }],
+    // A cluster property's value so far, while a GeoJSON source folds its points (`clusterProperties`).
+    "accumulated": [def([], .value, .feature) { ctx, _ in ctx.accumulated ?? .null }],
     "+": [varargs(.number, .number) { ctx, a throws(ExpressionError) in
         var s = 0.0
         for x in a { s += try x.number(ctx) }

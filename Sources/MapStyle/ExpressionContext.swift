@@ -20,6 +20,10 @@ public struct EvaluationContext: Sendable {
     /// The tile the feature came from. `within` then tests on the tile's integer grid, so a point
     /// exactly on a polygon edge stays on it despite the tile's coordinate rounding.
     public var canonicalTile: CanonicalTileID?
+    /// What `["accumulated"]` reads: the value a cluster property has gathered so far, while a
+    /// clustered GeoJSON source folds a cluster's members (its `clusterProperties` reduce
+    /// expressions); nil (read as null) elsewhere.
+    public var accumulated: ExpressionValue?
 
     public init(zoom: Double? = nil, properties: ExpressionObject = ExpressionObject(), id: ExpressionValue = .null,
                 geometryType: String? = nil, featureState: ExpressionObject = ExpressionObject(),

@@ -157,7 +157,9 @@ public struct StyleSource: Sendable {
     /// All of the source's members as written.
     public var properties: JSONObject
 
-    init?(_ object: JSONObject) {
+    /// A source read from its JSON object as a style's `sources` member holds it; nil when its
+    /// `type` is missing or unknown.
+    public init?(_ object: JSONObject) {
         guard let typeName = object["type"]?.stringValue, let type = Kind(rawValue: typeName) else { return nil }
         self.type = type
         properties = object

@@ -46,8 +46,6 @@ extension MapLibreRenderSuiteTests {
         "fill-extrusion-vertical-gradient/false": "mismatch 0.40823 (allowed 0.00025): fill-extrusion: we draw the roofs as seen from above, MapLibre draws lit walls at the test's pitch (most of these tests are pitched)",
         "fill-pattern/@2x": "mismatch 0.00098 (allowed 0.00025): sprite patterns: pattern origin/scaling across tiles and zoom cross-fade differ",
         "fill-pattern/invalid-feature-expression": "mismatch 0.29395 (allowed 0.00025): sprite patterns: pattern origin/scaling across tiles and zoom cross-fade differ",
-        "geojson/clustered": "mismatch 0.12598 (allowed 0.00500): clustering: cluster membership/positions differ from supercluster inside MapLibre",
-        "geojson/clustered-properties": "style refused: sources.geojson.has_island.reduce[1]: Expected boolean but found number instead. (line 36)",
         "heatmap-radius/antimeridian": "mismatch 0.06688 (allowed 0.00025): heatmap: kernel radius/weights near the antimeridian or at fractional zoom differ",
         "heatmap-radius/function": "mismatch 0.00034 (allowed 0.00025): heatmap: kernel radius/weights near the antimeridian or at fractional zoom differ",
         "hillshade-accent-color/terrarium": "mismatch 0.00195 (allowed 0.00025): hillshade from Terrarium tiles: shading differs at tile seams",

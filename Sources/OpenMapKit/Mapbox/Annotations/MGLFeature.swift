@@ -41,6 +41,43 @@ open class MGLPointFeature: MGLPointAnnotation, MGLFeature {
     open var attributes: [String: Any] = [:]
 }
 
+/// A cluster of points (Mapbox's `MGLCluster`): a feature a clustered shape source draws in
+/// place of several of its points.
+public protocol MGLCluster: MGLFeature {
+    /// The cluster's identifier within its source (its `cluster_id` attribute), which the source's
+    /// cluster queries take.
+    var clusterIdentifier: UInt { get }
+    /// How many of the source's points the cluster holds (its `point_count` attribute).
+    var clusterPointCount: UInt { get }
+}
+
+/// A cluster of a clustered ``MGLShapeSource`` (Mapbox's `MGLPointFeatureCluster`): a point
+/// feature at the cluster's centre whose attributes are `cluster` (true), `cluster_id`,
+/// `point_count`, `point_count_abbreviated` and the source's cluster properties. Map feature
+/// queries (``MGLMapView/visibleFeatures(at:)``) and the source's cluster queries answer clusters
+/// with this class; pass one to ``MGLShapeSource/leaves(of:offset:limit:)``,
+/// ``MGLShapeSource/children(of:)`` or ``MGLShapeSource/zoomLevel(forExpanding:)``.
+open class MGLPointFeatureCluster: MGLPointFeature, MGLCluster {
+    /// The `cluster_id` attribute (0 when it is missing).
+    open var clusterIdentifier: UInt { Self.count(attributes["cluster_id"]) }
+
+    /// The `point_count` attribute (0 when it is missing).
+    open var clusterPointCount: UInt { Self.count(attributes["point_count"]) }
+
+    /// A whole number ≥ 0 read from an attribute (0 when it is not one).
+    private static func count(_ value: Any?) -> UInt {
+        let number: Double? = switch value {
+        case let d as Double: d
+        case let i as Int: Double(i)
+        case let u as UInt: Double(u)
+        case let n as NSNumber: n.doubleValue
+        default: nil
+        }
+        guard let number, number.isFinite, number >= 0, number < 1e18 else { return 0 }
+        return UInt(number)
+    }
+}
+
 /// A points feature (Mapbox's `MGLPointCollectionFeature`).
 open class MGLPointCollectionFeature: MGLPointCollection, MGLFeature {
     /// The identifier; nil when it has none.

@@ -70,7 +70,9 @@ extension MGLMapView {
         let feature: MGLFeature & MGLShape
         switch rendered.geometry {
         case .points(let points) where points.count == 1:
-            let point = MGLPointFeature()
+            // A clustered shape source's cluster (MapRender gives it `cluster: true`).
+            let point = rendered.properties["cluster"] == .bool(true) && rendered.sourceLayer == nil
+                ? MGLPointFeatureCluster() : MGLPointFeature()
             point.coordinate = points[0]
             feature = point
         case .points(let points):

@@ -3,6 +3,7 @@
 
 import Foundation
 import MapFormats
+import MapRender
 import MapStyle
 
 /// An option of a shape source (Mapbox's `MGLShapeSourceOption`), each a member of MapLibre's
@@ -13,18 +14,21 @@ public struct MGLShapeSourceOption: Hashable, RawRepresentable, Sendable {
     /// An option named `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// A Boolean: whether points are clustered (`cluster`). Differs from Mapbox: OpenMapKit's
-    /// renderer does not cluster, so `true` is refused (see ``MGLShapeSource``).
+    /// A Boolean: whether points are clustered (`cluster`): nearby points are drawn as one
+    /// cluster feature (``MGLPointFeatureCluster``) up to ``maximumZoomLevelForClustering``.
     public static let clustered = MGLShapeSourceOption(rawValue: "cluster")
-    /// A number: the cluster radius in points (`clusterRadius`); only with ``clustered``.
+    /// A number: the cluster radius in points (`clusterRadius`, default 50, a whole number);
+    /// only with ``clustered``.
     public static let clusterRadius = MGLShapeSourceOption(rawValue: "clusterRadius")
     /// A number: the fewest points a cluster has (`clusterMinPoints`); only with ``clustered``.
     public static let clusterMinPoints = MGLShapeSourceOption(rawValue: "clusterMinPoints")
-    /// A number: the highest zoom level at which points cluster (`clusterMaxZoom`); only with
-    /// ``clustered``.
+    /// A number: the highest zoom level at which points cluster (`clusterMaxZoom`, default one
+    /// less than ``maximumZoomLevel``); only with ``clustered``.
     public static let maximumZoomLevelForClustering = MGLShapeSourceOption(rawValue: "clusterMaxZoom")
     /// A dictionary of attribute name → `[reduce expression, map expression]` (`clusterProperties`);
-    /// only with ``clustered``.
+    /// only with ``clustered``. The map expression reads a point's attributes; the reduce
+    /// expression folds the mapped values with `$featureAccumulated` (or is an operator name as a
+    /// constant expression, such as `+`). Each cluster gets the folded value as that attribute.
     public static let clusterProperties = MGLShapeSourceOption(rawValue: "clusterProperties")
     /// A number: the source's minimum zoom level. Differs from Mapbox: MapLibre's `geojson`
     /// sources have no `minzoom`, so a value is refused (precondition).
@@ -44,11 +48,17 @@ public struct MGLShapeSourceOption: Hashable, RawRepresentable, Sendable {
 /// `MGLShapeSource`; MapLibre's `geojson` source). Setting ``shape`` or ``url`` of a source in a
 /// style redraws it on the next frame.
 ///
-/// Differs from Mapbox: clustering is not supported (OpenMapKit's renderer draws every point):
-/// the ``MGLShapeSourceOption/clustered`` option set to true stops the program with the reason,
-/// and there are no cluster queries (`leaves(of:offset:limit:)`, `children(of:)`,
-/// `zoomLevel(forExpanding:)`). A URL is read when the map is drawn: `file://` URLs and the
-/// paths the map view's resource loader knows.
+/// With ``MGLShapeSourceOption/clustered`` the source's points are clustered as MapLibre
+/// clusters them (supercluster's algorithm; the cluster radius in points of 512-point tiles, the
+/// clusters of the floored zoom level drawn): layers of the source draw clusters as
+/// ``MGLPointFeatureCluster`` features, with `cluster`, `cluster_id`, `point_count`,
+/// `point_count_abbreviated` and the cluster properties as attributes, and points not in a
+/// cluster as they are. ``leaves(of:offset:limit:)``, ``children(of:)`` and
+/// ``zoomLevel(forExpanding:)`` answer from the same clustering the map draws.
+///
+/// Differs from Mapbox: a clustered source clusters its point features only (other geometries
+/// are left out). A URL is read when the map is drawn: `file://` URLs and the paths the map
+/// view's resource loader knows; cluster queries of a URL source read `file://` URLs only.
 public class MGLShapeSource: MGLSource {
     /// A source of `shape` (nil for an empty one) with `options`.
     public init(identifier: String, shape: MGLShape?, options: [MGLShapeSourceOption: Any]? = nil) {
@@ -156,11 +166,68 @@ public class MGLShapeSource: MGLSource {
                     preconditionFailure("MGLShapeSourceOption.\(option.rawValue): \(error)")
                 }
             }
-            precondition(!(option == .clustered && json == .bool(true)),
-                         "MGLShapeSourceOption.clustered: OpenMapKit's renderer does not cluster points")
             precondition(option != .minimumZoomLevel, "MGLShapeSourceOption.minimumZoomLevel: MapLibre's geojson sources have no minzoom")
             object.set(option.rawValue, json)
         }
         return object
+    }
+
+    // MARK: - Clusters
+
+    /// The points of a cluster, up to `limit` after skipping the first `offset`, in the order
+    /// supercluster gives them (depth first through the cluster's children); each a feature as
+    /// the source holds it. Empty when the source is not clustered or the cluster is not one of
+    /// its clusters (Mapbox's `leavesOfCluster:offset:limit:`).
+    public func leaves(of cluster: MGLPointFeatureCluster, offset: UInt, limit: UInt) -> [MGLFeature] {
+        guard let clusters = clusters(), let id = Int(exactly: cluster.clusterIdentifier),
+              let found = try? clusters.leaves(of: id, limit: Int(min(limit, UInt(Int.max))), offset: Int(min(offset, UInt(Int.max))))
+        else { return [] }
+        return found.map(MGLShapeSource.feature)
+    }
+
+    /// What a cluster splits into one zoom level in: points and smaller clusters
+    /// (``MGLPointFeatureCluster``). Empty when the source is not clustered or the cluster is not
+    /// one of its clusters (Mapbox's `childrenOfCluster:`).
+    public func children(of cluster: MGLPointFeatureCluster) -> [MGLFeature] {
+        guard let clusters = clusters(), let id = Int(exactly: cluster.clusterIdentifier),
+              let found = try? clusters.children(of: id) else { return [] }
+        return found.map(MGLShapeSource.feature)
+    }
+
+    /// The zoom level at which a cluster splits into several features: where to zoom the map
+    /// when it is tapped. −1 when the source is not clustered or the cluster is not one of its
+    /// clusters (Mapbox's `zoomLevelForExpandingCluster:`).
+    public func zoomLevel(forExpanding cluster: MGLPointFeatureCluster) -> Double {
+        guard let clusters = clusters(), let id = Int(exactly: cluster.clusterIdentifier),
+              let zoom = try? clusters.expansionZoom(of: id) else { return -1 }
+        return Double(zoom)
+    }
+
+    /// The source's clustering: the one the map's renderer draws from (shared by data and
+    /// options, see MapRender's `GeoJSONClusters.shared`); nil when the source is not clustered
+    /// or its data cannot be read.
+    func clusters() -> GeoJSONClusters? {
+        let object = self.object
+        guard let source = StyleSource(object), GeoJSONClusters.isClustered(source), let data = source.data else { return nil }
+        let json: JSONValue
+        if let url = data.stringValue {
+            guard let fileURL = URL(string: url), fileURL.isFileURL, let bytes = try? Data(contentsOf: fileURL),
+                  let parsed = try? JSONValue.parse([UInt8](bytes)) else { return nil }
+            json = parsed
+        } else {
+            json = data
+        }
+        return try? GeoJSONClusters.shared(source: source, data: json)
+    }
+
+    /// A point or cluster of the clustering as a feature: an ``MGLPointFeatureCluster`` for a
+    /// cluster, an ``MGLPointFeature`` for a point.
+    static func feature(_ item: GeoJSONClusters.Feature) -> MGLFeature {
+        let feature = item.clusterID == nil ? MGLPointFeature() : MGLPointFeatureCluster()
+        feature.coordinate = item.coordinate
+        feature.identifier = item.id.isNull ? nil : FoundationJSON.object(item.id.json)
+        feature.attributes = Dictionary(item.properties.keys.map { ($0, FoundationJSON.object(item.properties[$0]!.json)) },
+                                        uniquingKeysWith: { _, last in last })
+        return feature
     }
 }
