@@ -467,13 +467,18 @@ public final class StyleRenderer {
         }
     }
 
-    /// An `image` source's picture (its `url` read through the loader's resources, PNG), kept for
-    /// later frames; nil when it is missing or undecodable (then named in ``warnings``).
+    /// An `image` source's picture (the one given in code, else its `url` read through the
+    /// loader's resources, PNG), kept for later frames; nil when it is missing or undecodable
+    /// (then named in ``warnings``).
     private func sourceImage(_ sourceID: String) -> RenderImage? {
         let key = TileKey(source: sourceID, tile: TileID(z: 0, x: 0, y: 0)!)
         if let cached = imageCache[key] { return cached }
         var image: RenderImage?
-        if let url = style.source(sourceID)?.url, let bytes = loader.resource(url) {
+        if let given = style.sourceImages[sourceID] {
+            do { image = try RenderImage(png: given.png) } catch {
+                warnings.append("source \(sourceID): its image cannot be read: \(error.description)")
+            }
+        } else if let url = style.source(sourceID)?.url, let bytes = loader.resource(url) {
             do { image = try RenderImage(png: bytes) } catch {
                 warnings.append("source \(sourceID): its image \(url) cannot be read: \(error.description)")
             }

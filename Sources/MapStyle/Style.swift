@@ -35,6 +35,10 @@ public struct Style: Sendable {
     /// and the `*-pattern` properties use; they take precedence over the sprite's images of the
     /// same name. Not part of the JSON: a document loads with none.
     public var images: [String: StyleImage] = [:]
+    /// The pictures of `image` sources given in code rather than by URL (MapLibre Native's
+    /// `ImageSource::setImage`), by source identifier; drawn instead of the source's `url`. Not
+    /// part of the JSON.
+    public var sourceImages: [String: StyleImage] = [:]
 
     /// Loads a parsed document; throws `StyleError.invalid` with every problem when any is an
     /// error, so a broken style is never half-drawn.

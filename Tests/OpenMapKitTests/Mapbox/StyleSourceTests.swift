@@ -132,5 +132,18 @@ final class StyleSourceTests: XCTestCase {
         assertColor(image.color(at: CGPoint(x: 150, y: 200)), near: UIColor(red: 1, green: 0, blue: 0, alpha: 1))
         assertColor(image.color(at: CGPoint(x: 250, y: 200)), near: UIColor(red: 0, green: 0, blue: 1, alpha: 1))
         XCTAssertNotEqual(image.color(at: CGPoint(x: 50, y: 200)).map { $0.red > 0.9 && $0.green < 0.1 }, true, "outside the quad is the map")
+
+        // The same picture given in code, in a second source over the first: drawn, and redrawn
+        // when the image changes.
+        let given = MGLImageSource(identifier: "given", coordinateQuad: quad, image: try XCTUnwrap(UIImage(data: Data(canvas.pngData()))))
+        style.addSource(given)
+        style.addLayer(MGLRasterStyleLayer(identifier: "given", source: given))
+        assertColor(try map.render().color(at: CGPoint(x: 250, y: 200)), near: UIColor(red: 0, green: 0, blue: 1, alpha: 1))
+        let green = try RenderCanvas(width: 4, height: 4)
+        green.fill(RenderColor(red: 0, green: 1, blue: 0))
+        given.image = try XCTUnwrap(UIImage(data: Data(green.pngData())))
+        let redrawn = try map.render()
+        assertColor(redrawn.color(at: CGPoint(x: 150, y: 200)), near: UIColor(red: 0, green: 1, blue: 0, alpha: 1))
+        assertColor(redrawn.color(at: CGPoint(x: 250, y: 200)), near: UIColor(red: 0, green: 1, blue: 0, alpha: 1))
     }
 }

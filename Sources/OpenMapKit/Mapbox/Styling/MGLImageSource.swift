@@ -9,11 +9,23 @@ import MapStyle
 /// The image at the source's URL (a PNG file, or a resource the style's loader can read) is drawn
 /// stretched over the four corners, as MapLibre draws it.
 ///
-/// Differs from Mapbox: an image given in code (``image``) is kept by the source object only and
-/// not drawn, as MapLibre's JSON can only name a URL: write it to a PNG file and give its URL.
+/// An image given in code (``image``) is drawn instead of the URL's, as MapLibre Native's
+/// `ImageSource::setImage` does; it travels with the style document but not in its JSON.
 public class MGLImageSource: MGLSource {
-    /// The image given in code; nil for a source made from a URL.
-    public var image: UIImage?
+    /// The image given in code; nil for a source made from a URL. Setting it redraws a source in a
+    /// style with the new picture.
+    public var image: UIImage? {
+        didSet { publishImage() }
+    }
+
+    /// Puts ``image`` into the style document's pictures of image sources (or takes it out), when
+    /// the source is in a style.
+    func publishImage() {
+        guard isAttached, let style else { return }
+        style.document.sourceImages[identifier] = image.flatMap { image in
+            image.pngData().map { StyleImage(png: [UInt8]($0), pixelRatio: Double(image.scale)) }
+        }
+    }
 
     /// A source of the image at `url` between the corners of `coordinateQuad`.
     public init(identifier: String, coordinateQuad: MGLCoordinateQuad, url: URL) {

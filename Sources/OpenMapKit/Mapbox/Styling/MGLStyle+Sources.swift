@@ -68,6 +68,7 @@ extension MGLStyle {
         try replaceSourceObject(source.identifier, source.detachedObject)
         source.style = self
         sourceWrappers[source.identifier] = source
+        (source as? MGLImageSource)?.publishImage()
     }
 
     /// Removes `source` from the style. As in Mapbox, a source that layers of the style use is
@@ -99,5 +100,6 @@ extension MGLStyle {
         source.detachedObject = object
         source.style = nil
         sourceWrappers[source.identifier] = nil
+        document.sourceImages[source.identifier] = nil
     }
 }
