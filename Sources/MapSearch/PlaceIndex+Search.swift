@@ -102,7 +102,8 @@ extension PlaceIndex {
         switch record.kind {
         case .address, .street:
             var place = a
-            (place.houseNumber, place.street, place.country) = (nil, nil, nil)
+            (place.houseNumber, place.street) = (nil, nil)
+            // No country name: the country comes last, once, after the lines.
             let lines = AddressFormat(countryCode: a.countryCode).lines(of: place, countryName: nil)
             parts = lines + [a.country].compactMap { $0 }
         case .locality, .administrativeArea, .postalCode:

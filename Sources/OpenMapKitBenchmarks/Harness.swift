@@ -40,3 +40,9 @@ func cpuSeconds(_ clock: clockid_t) -> Double {
     clock_gettime(clock, &t)
     return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
+
+/// The nearest-rank `p` percentile of `sorted` (ascending, not empty): the smallest sample that at
+/// least the fraction `p` of the samples do not exceed.
+func nearestRank(_ sorted: [Double], _ p: Double) -> Double {
+    sorted[min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
+}

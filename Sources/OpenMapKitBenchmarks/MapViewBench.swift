@@ -143,7 +143,7 @@ func runMapViewBenchmark(arguments: [String]) throws {
     for frame in camera where !segmentNames.contains(frame.segment) { segmentNames.append(frame.segment) }
     func stats(_ values: [Double]) -> [String: Double] {
         let sorted = values.sorted()
-        func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))] }
+        func percentile(_ p: Double) -> Double { nearestRank(sorted, p) }
         let median = percentile(0.5)
         return ["medianMs": median, "p90Ms": percentile(0.9), "p99Ms": percentile(0.99), "minMs": sorted[0],
                 "maxMs": sorted[sorted.count - 1], "fps": 1000 / median, "frames": Double(sorted.count)]

@@ -73,10 +73,7 @@ func runMapViewFacesBenchmark(arguments: [String]) throws {
             times[i].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
     }
-    func percentile(_ values: [Double], _ p: Double) -> Double {
-        let sorted = values.sorted()
-        return sorted[min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
-    }
+    func percentile(_ values: [Double], _ p: Double) -> Double { nearestRank(values.sorted(), p) }
     print("Map view faces \(Int(size.width))×\(Int(size.height)) on \(bundleURL.lastPathComponent): \(camera.count) frames, "
           + "camera change + render(), first frame (cold) apart; wall ms")
     print("face".padding(toLength: 44, withPad: " ", startingAt: 0) + "  cold ms  median     p90   × MKMapView (median)")

@@ -107,8 +107,7 @@ struct LatencyFigures: Codable {
         let sorted = samples.sorted()
         count = sorted.count
         medianMs = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-        // The nearest-rank p99: the smallest sample that at least 99% of the samples do not exceed.
-        p99Ms = sorted.isEmpty ? 0 : sorted[max(0, Int((0.99 * Double(sorted.count)).rounded(.up)) - 1)]
+        p99Ms = sorted.isEmpty ? 0 : nearestRank(sorted, 0.99)
         maxMs = sorted.last ?? 0
     }
 }

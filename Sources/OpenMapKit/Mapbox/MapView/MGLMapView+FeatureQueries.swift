@@ -37,7 +37,7 @@ extension MGLMapView {
         guard let filter = Self.filter(predicate) else { return [] }
         // Mapbox tests a point with a small box around it (the touch's slop); one point of
         // tolerance does the same for hairlines and polygon edges.
-        return engine.renderedFeatures(at: point, tolerance: 1, layerIDs: styleLayerIdentifiers, filter: filter ?? nil).map(Self.feature)
+        return engine.renderedFeatures(at: point, tolerance: 1, layerIDs: styleLayerIdentifiers, filter: filter).map(Self.feature)
     }
 
     /// The map's features drawn in `rect` (in the map view's coordinates) in the last frame,
@@ -54,7 +54,7 @@ extension MGLMapView {
     /// The features drawn in `rect` by the named style layers that satisfy `predicate`, topmost first.
     public func visibleFeatures(in rect: CGRect, styleLayerIdentifiers: Set<String>?, predicate: NSPredicate?) -> [MGLFeature] {
         guard let filter = Self.filter(predicate) else { return [] }
-        return engine.renderedFeatures(in: rect, layerIDs: styleLayerIdentifiers, filter: filter ?? nil).map(Self.feature)
+        return engine.renderedFeatures(in: rect, layerIDs: styleLayerIdentifiers, filter: filter).map(Self.feature)
     }
 
     /// `predicate` as a boolean style expression: `.some(nil)` without a predicate, nil when the
