@@ -6,12 +6,26 @@ import MapStyle
 struct CompiledProperty: Sendable {
     let expression: MapStyle.Expression?
     let defaultValue: ExpressionValue
+    /// The way from an earlier value, while a style change is being blended in (see
+    /// `PaintTransitions.swift`); nil for nearly every property.
+    var transition: CompiledTransition?
     /// True when the value is the same for every feature, so a layer can evaluate it once.
-    var isFeatureConstant: Bool { expression?.isFeatureConstant ?? true }
+    var isFeatureConstant: Bool {
+        (expression?.isFeatureConstant ?? true) && (transition?.prior.isFeatureConstant ?? true)
+    }
+
+    init(expression: MapStyle.Expression?, defaultValue: ExpressionValue, transition: CompiledTransition? = nil) {
+        (self.expression, self.defaultValue, self.transition) = (expression, defaultValue, transition)
+    }
 
     /// The value for one feature. Runtime errors (a failed `to-number`, a missing property read
     /// with a type assertion) fall back to the default, as the style specification asks.
     func evaluate(_ context: EvaluationContext) -> ExpressionValue {
+        guard let transition else { return evaluateWritten(context) }
+        return transition.blend(to: evaluateWritten(context), context)
+    }
+
+    private func evaluateWritten(_ context: EvaluationContext) -> ExpressionValue {
         guard let expression else { return defaultValue }
         guard let value = try? expression.evaluate(context), !value.isNull else { return defaultValue }
         return value
@@ -62,10 +76,22 @@ struct CompiledProperty: Sendable {
 /// (looked up in "paint_fill", "layout_line" … of the reference).
 struct PropertyCompiler {
     let layer: StyleLayer
+    /// The layer's paint properties in transition, by name, and the clock they blend by.
+    var transitions: [String: PaintTransitions.Transition] = [:]
+    var clock = TransitionClock()
 
     /// A paint property. Unknown names are a programming error in the renderer, not a style error.
     func paint(_ name: String) throws(RenderError) -> CompiledProperty {
-        try compile(name, section: "paint_" + layer.type.rawValue, written: layer.paint[name])
+        var property = try compile(name, section: "paint_" + layer.type.rawValue, written: layer.paint[name])
+        property.transition = try transitions[name].map { transition throws(RenderError) in try compile(transition, of: name) }
+        return property
+    }
+
+    /// A transition's prior value compiled as the property is, with the prior's own transition.
+    private func compile(_ transition: PaintTransitions.Transition, of name: String) throws(RenderError) -> CompiledTransition {
+        var prior = try compile(name, section: "paint_" + layer.type.rawValue, written: transition.prior)
+        prior.transition = try transition.priorTransition.map { earlier throws(RenderError) in try compile(earlier, of: name) }
+        return CompiledTransition(prior: prior, begin: transition.begin, end: transition.end, clock: clock)
     }
 
     func layout(_ name: String) throws(RenderError) -> CompiledProperty {

@@ -54,6 +54,9 @@ public struct StyleResourceLoader: Sendable {
 /// hillshade methods other than "standard" (the first light is used), `raster-fade-duration`
 /// (nothing fades in a still image).
 ///
+/// Paint properties changed since a style shown before blend in over their transitions when the
+/// renderer is given ``PaintTransitions`` and a ``transitionTime`` (a map view's runtime styling).
+///
 /// Every property and filter is compiled once, in `init`, so a style mistake is reported before
 /// anything is drawn and each frame only evaluates small typed expression trees.
 ///
@@ -145,14 +148,28 @@ public final class StyleRenderer {
         }
     }
 
+    /// The time, on the clock of the ``PaintTransitions`` given to `init`, that the next render
+    /// blends transitions at; by default the end of time, where every transition is over.
+    public var transitionTime: TimeInterval {
+        get { transitionClock.now }
+        set { transitionClock.now = newValue.isNaN ? .infinity : newValue }
+    }
+    private let transitionClock: TransitionClock
+
     /// Compiles the style. Throws when a filter or a property of a drawn layer type is not a valid
     /// expression for that property, or a GeoJSON source's data cannot be read.
-    public init(style: Style, loader: StyleResourceLoader) throws(RenderError) {
+    ///
+    /// `transitions` are the paint properties still blending from earlier values of a style shown
+    /// before (see ``PaintTransitions``); they blend at ``transitionTime``.
+    public init(style: Style, loader: StyleResourceLoader, transitions: PaintTransitions = PaintTransitions()) throws(RenderError) {
         self.style = style
         self.loader = loader
+        let transitionClock = TransitionClock()
+        self.transitionClock = transitionClock
         var compiled: [CompiledLayer] = []
         for layer in style.layers {
-            var layer = try CompiledLayer(layer)
+            let blending = transitions.isEmpty ? [:] : transitions.transitions(ofLayer: layer.id)
+            var layer = try CompiledLayer(layer, transitions: blending, clock: transitionClock)
             layer.position = compiled.count
             compiled.append(layer)
         }
@@ -652,7 +669,7 @@ struct CompiledLayer {
         .symbol: SymbolProperties.layout,
     ]
 
-    init(_ layer: StyleLayer) throws(RenderError) {
+    init(_ layer: StyleLayer, transitions: [String: PaintTransitions.Transition] = [:], clock: TransitionClock = TransitionClock()) throws(RenderError) {
         self.layer = layer
         // Layers of types not drawn yet are not compiled, so they cannot fail the style.
         let drawn = Self.paintNames[layer.type] != nil
@@ -662,7 +679,7 @@ struct CompiledLayer {
         } else {
             filter = nil
         }
-        let compiler = PropertyCompiler(layer: layer)
+        let compiler = PropertyCompiler(layer: layer, transitions: transitions, clock: clock)
         var paint: [String: CompiledProperty] = [:], layout: [String: CompiledProperty] = [:]
         for name in Self.paintNames[layer.type] ?? [] { paint[name] = try compiler.paint(name) }
         for name in Self.layoutNames[layer.type] ?? [] { layout[name] = try compiler.layout(name) }

@@ -378,10 +378,13 @@ func exponentialFactor(_ x: Double, _ base: Double, _ lower: Double, _ upper: Do
     return (pow(base, progress) - 1) / (pow(base, diff) - 1)
 }
 
-/// A CSS-style cubic Bézier timing curve from (0,0) to (1,1).
-struct UnitBezier {
+/// A CSS-style cubic Bézier timing curve from (0,0) to (1,1) (WebKit's and MapLibre's
+/// `UnitBezier`): `cubic-bezier` interpolation, style transitions' easing and, in OpenMapKit,
+/// `CAMediaTimingFunction`.
+public struct UnitBezier: Sendable {
     let cx, bx, ax, cy, by, ay: Double
-    init(_ p1x: Double, _ p1y: Double, _ p2x: Double, _ p2y: Double) {
+    /// The curve through (0,0), the control points (`p1x`, `p1y`) and (`p2x`, `p2y`), and (1,1).
+    public init(_ p1x: Double, _ p1y: Double, _ p2x: Double, _ p2y: Double) {
         cx = 3 * p1x; bx = 3 * (p2x - p1x) - cx; ax = 1 - cx - bx
         cy = 3 * p1y; by = 3 * (p2y - p1y) - cy; ay = 1 - cy - by
     }
@@ -410,7 +413,9 @@ struct UnitBezier {
         }
         return t
     }
-    func solve(_ x0: Double) -> Double { y(solveX(x0)) }
+    /// The curve's y where its x is `x0`, x solved to within `epsilon` (Newton's method first,
+    /// bisection when it stalls).
+    public func solve(_ x0: Double, epsilon: Double = 1e-6) -> Double { y(solveX(x0, epsilon: epsilon)) }
 }
 
 enum ColorSpace: Sendable { case rgb, hcl, lab }
@@ -437,6 +442,16 @@ final class InterpolateNode: ExprNode {
         let a = try outputs[i].evaluate(ctx)
         let b = try outputs[i + 1].evaluate(ctx)
         return interpolateValues(a, b, t, space)
+    }
+}
+
+extension ExpressionValue {
+    /// The value `fraction` of the way from this one to `other`, as `interpolate` blends its
+    /// stops in RGB (numbers, colours, arrays of them, paddings): what a paint property shows
+    /// part-way through a style transition. Values that do not blend give this one before the
+    /// end and `other` at it.
+    public func interpolated(to other: ExpressionValue, fraction: Double) -> ExpressionValue {
+        interpolateValues(self, other, fraction, .rgb)
     }
 }
 

@@ -120,7 +120,8 @@ public struct StyleTransition: Sendable, Hashable {
         self.delay = delay
     }
 
-    init(_ object: JSONObject) {
+    /// A `transition` object as written: `duration` and `delay` in milliseconds, 300 and 0 when left out.
+    public init(_ object: JSONObject) {
         duration = object["duration"]?.numberValue ?? 300
         delay = object["delay"]?.numberValue ?? 0
     }

@@ -197,7 +197,8 @@ public final class MapWindow {
         report("open", ["width": Double(canvas.width), "height": Double(canvas.height)])
         var event = SDL_Event()
         while running {
-            let animating = mapView.isAnimating
+            // A style change blending in (Mapbox's runtime styling) needs frames as animations do.
+            let animating = mapView.isAnimating || mapView.isTransitioningStyle
             // Wait for input; wake for the pending click's deadline and for animation frames.
             var timeout: Int32 = needsFrame || animating ? 0 : 250
             if let click = pendingClick { timeout = min(timeout, Int32(max(0, (click.deadline - now) * 1000))) }
@@ -213,6 +214,7 @@ public final class MapWindow {
                 mapView.advanceAnimations()
                 needsFrame = true
             }
+            if mapView.isTransitioningStyle { needsFrame = true }
             // The map came to rest after frames drawn at low resolution: draw it sharp.
             if drawnScale < 1, !moving { needsFrame = true }
             if needsFrame, running {

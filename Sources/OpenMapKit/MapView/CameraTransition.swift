@@ -5,6 +5,7 @@
 
 import Foundation
 import MapGeometry
+import MapStyle
 
 /// A timing curve for animations (Core Animation's `CAMediaTimingFunction`): a cubic Bézier
 /// from (0, 0) to (1, 1) whose two control points say how the fraction of the change done
@@ -62,30 +63,7 @@ public final class CAMediaTimingFunction: Hashable, Sendable, CustomStringConver
         guard x.isFinite else { return 1 }
         if x <= 0 { return 0 }
         if x >= 1 { return 1 }
-        // The Bézier's polynomial coefficients (as WebKit's and MapLibre's UnitBezier).
-        let cx = 3 * c1x, bx = 3 * (c2x - c1x) - cx, ax = 1 - cx - bx
-        let cy = 3 * c1y, by = 3 * (c2y - c1y) - cy, ay = 1 - cy - by
-        func curveX(_ t: Double) -> Double { ((ax * t + bx) * t + cx) * t }
-        func curveY(_ t: Double) -> Double { ((ay * t + by) * t + cy) * t }
-        func slopeX(_ t: Double) -> Double { (3 * ax * t + 2 * bx) * t + cx }
-        // Newton's method first, bisection when it stalls.
-        var t = x
-        for _ in 0..<8 {
-            let error = curveX(t) - x
-            if abs(error) < 1e-7 { return curveY(t) }
-            let slope = slopeX(t)
-            if abs(slope) < 1e-6 { break }
-            t -= error / slope
-        }
-        var low = 0.0, high = 1.0
-        t = x
-        for _ in 0..<60 {
-            let value = curveX(t)
-            if abs(value - x) < 1e-7 { break }
-            if value < x { low = t } else { high = t }
-            t = (low + high) / 2
-        }
-        return curveY(t)
+        return UnitBezier(c1x, c1y, c2x, c2y).solve(x, epsilon: 1e-7)
     }
 
     public static func == (a: CAMediaTimingFunction, b: CAMediaTimingFunction) -> Bool {

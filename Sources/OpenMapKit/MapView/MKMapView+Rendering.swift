@@ -91,10 +91,19 @@ extension MKMapView {
             let key = ["document", String(renderState.styleVersion), String(describing: ObjectIdentifier(dataSource)),
                        dataSource.imagery == nil ? "" : "\(scale)"].joined(separator: "|")
             if renderState.rendererCache?.key != key {
+                // Paint that changed since the last frame blends in from what that frame showed
+                // (MapLibre compares each frame's layers with the last frame's, so several
+                // changes between two frames make one transition, and none before the first).
+                if let drawn = renderState.drawnStyleDocument, drawn.version != renderState.styleVersion {
+                    renderState.paintTransitions.styleChanged(from: drawn.style, to: document, at: clock.now)
+                }
+                renderState.drawnStyleDocument = (document, renderState.styleVersion)
                 let loader = SnapshotEngine.makeLoader(style: document, dataSource: dataSource, scale: scale, styleURL: renderState.styleBaseURL)
-                renderState.rendererCache = MapViewRendererCache(key: key, renderers: MapStyleRenderers(style: document, loader: loader),
-                                                                 keeping: [dataSource])
+                renderState.rendererCache = MapViewRendererCache(
+                    key: key, renderers: MapStyleRenderers(style: document, loader: loader, transitions: renderState.paintTransitions),
+                    keeping: [dataSource])
             }
+            renderState.rendererCache!.renderers.transitionTime = clock.now
         } else {
             // What the style and the loader depend on; the scale only matters to imagery tiles' paths.
             let key = [String(describing: ObjectIdentifier(dataSource)), String(describing: ObjectIdentifier(options.preferredConfiguration)),
@@ -207,6 +216,11 @@ struct MapViewRenderState {
     var styleBaseURL: URL?
     /// Counts changes of ``styleDocument``: the renderers are made again when it moves.
     var styleVersion = 0
+    /// The document's paint properties still blending from their values before a change.
+    var paintTransitions = PaintTransitions()
+    /// The document the last frame drew and its ``styleVersion``, which paint changes blend
+    /// from; nil before the first frame of a newly loaded style.
+    var drawnStyleDocument: (style: Style, version: Int)?
 }
 
 extension MKMapView {
@@ -214,11 +228,30 @@ extension MKMapView {
     /// back to the configuration's), resolving its relative resources against `baseURL`; the
     /// renderers kept from earlier frames are dropped. Faces call it whenever their document
     /// changes (Mapbox's runtime styling).
-    func setStyleDocument(_ document: Style?, baseURL: URL?) {
+    ///
+    /// With `transitioning` (an edit of the document drawn), paint properties that differ from
+    /// the last frame's blend into their new values from the next frame on, over the document's
+    /// transitions, on ``clock`` (see ``PaintTransitions``); without it (a style loaded anew)
+    /// everything shows as it is at once.
+    func setStyleDocument(_ document: Style?, baseURL: URL?, transitioning: Bool = false) {
+        if !transitioning {
+            renderState.paintTransitions = PaintTransitions()
+            renderState.drawnStyleDocument = nil
+        }
         renderState.styleDocument = document
         renderState.styleBaseURL = baseURL
         renderState.styleVersion += 1
         renderState.rendererCache = nil
+    }
+
+    /// Whether a change of the style is still blending in (an OpenMapKit addition): frames drawn
+    /// until it ends differ, so whoever draws them (a window) keeps drawing while this is true.
+    /// Only Mapbox's runtime styling starts such transitions.
+    public var isTransitioningStyle: Bool {
+        if renderState.paintTransitions.isEmpty { return false }
+        if renderState.paintTransitions.isRunning(at: clock.now) { return true }
+        renderState.paintTransitions.removeFinished(at: clock.now)
+        return false
     }
 }
 

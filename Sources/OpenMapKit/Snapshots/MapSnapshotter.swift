@@ -458,14 +458,24 @@ enum SnapshotEngine {
 final class MapStyleRenderers {
     let style: Style
     let loader: StyleResourceLoader
+    /// Paint properties blending from a style shown before (a map view's runtime styling).
+    let transitions: PaintTransitions
     private var wholeRenderer: StyleRenderer?
     private var splitRenderers: (base: StyleRenderer, labels: StyleRenderer?)?
     /// The renderers that drew the last map, bottom first (the whole style, or its base and its
     /// labels); empty before the first and after one that failed.
     var drawn: [StyleRenderer] = []
+    /// The time the renderers blend ``transitions`` at (see ``StyleRenderer/transitionTime``).
+    var transitionTime: TimeInterval = .infinity {
+        didSet {
+            wholeRenderer?.transitionTime = transitionTime
+            splitRenderers?.base.transitionTime = transitionTime
+            splitRenderers?.labels?.transitionTime = transitionTime
+        }
+    }
 
-    init(style: Style, loader: StyleResourceLoader) {
-        (self.style, self.loader) = (style, loader)
+    init(style: Style, loader: StyleResourceLoader, transitions: PaintTransitions = PaintTransitions()) {
+        (self.style, self.loader, self.transitions) = (style, loader, transitions)
     }
 
     /// The renderer of the whole style.
@@ -500,7 +510,11 @@ final class MapStyleRenderers {
     }
 
     private func make(_ style: Style) throws -> StyleRenderer {
-        do { return try StyleRenderer(style: style, loader: loader) } catch {
+        do {
+            let renderer = try StyleRenderer(style: style, loader: loader, transitions: transitions)
+            renderer.transitionTime = transitionTime
+            return renderer
+        } catch {
             throw MKError(.serverFailure, reason: "cannot draw the map: \(error.description)")
         }
     }

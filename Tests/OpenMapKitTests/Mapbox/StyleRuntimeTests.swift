@@ -19,6 +19,20 @@ final class StyleRuntimeTests: XCTestCase {
         return (map, try XCTUnwrap(map.style))
     }
 
+    /// Moves the map's clock past the style's transitions: paint changed after a frame blends in
+    /// over 0.3 s, as in Mapbox, and these tests look at where it ends.
+    static func settle(_ map: MGLMapView) {
+        (map.clock as? MKManualMapViewClock)?.advance(by: 1)
+    }
+
+    /// The frame once the paint changed since the last frame has blended in: a frame that starts
+    /// the transitions, then one drawn after they end.
+    static func settledFrame(_ map: MGLMapView) throws -> UIImage {
+        _ = try map.render()
+        settle(map)
+        return try map.render()
+    }
+
     /// How many pixels of an 80 × 80 grid over the image are close to `color`.
     static func count(_ color: UIColor, in image: UIImage, tolerance: CGFloat = 0.08) -> Int {
         var hits = 0
@@ -62,7 +76,7 @@ final class StyleRuntimeTests: XCTestCase {
         XCTAssertEqual((source.shape as? MGLPointFeature)?.coordinate.latitude ?? 0, west.latitude, accuracy: 1e-9)
         // Changing the layer redraws too.
         circles.circleColor = NSExpression(forConstantValue: UIColor(red: 0, green: 1, blue: 0, alpha: 1))
-        assertColor(try map.render().color(at: CGPoint(x: 80, y: 200)), near: UIColor(red: 0, green: 1, blue: 0, alpha: 1))
+        assertColor(try Self.settledFrame(map).color(at: CGPoint(x: 80, y: 200)), near: UIColor(red: 0, green: 1, blue: 0, alpha: 1))
         circles.isVisible = false
         XCTAssertFalse(isColor(try map.render().color(at: CGPoint(x: 80, y: 200)), near: UIColor(red: 0, green: 1, blue: 0, alpha: 1)))
         XCTAssertEqual(style.document.layer("pins")?.isVisible, false)
@@ -80,7 +94,7 @@ final class StyleRuntimeTests: XCTestCase {
                        .array([.string("interpolate"), .array([.string("linear")]), .array([.string("zoom")]),
                                .number(12), .array([.string("rgb"), .number(0), .number(0), .number(255)]),
                                .number(16), .array([.string("rgb"), .number(255), .number(0), .number(0)])]))
-        let after = try map.render()
+        let after = try Self.settledFrame(map)
         XCTAssertGreaterThan(Self.count(red, in: after), 20, "the background shows the new colour at zoom 16")
         map.setCenter(MapboxFixtures.monaco, zoomLevel: 12, animated: false)
         let zoomedOut = try map.render()
@@ -278,6 +292,49 @@ final class StyleRuntimeTests: XCTestCase {
         style.removeImage(forName: "square")
         XCTAssertNil(style.image(forName: "square"))
         XCTAssertFalse(isColor(try map.render().color(at: CGPoint(x: 200, y: 200)), near: UIColor(red: 1, green: 0, blue: 0, alpha: 1)))
+    }
+
+    func testPaintChangesBlendInOverTheStyleTransition() throws {
+        let (map, _, clock) = MapboxFixtures.map()
+        map.dataSource = try MonacoBundle.dataSource()
+        map.setCenter(MapboxFixtures.monaco, zoomLevel: 16, animated: false)
+        map.finishLoadingStyle()
+        let style = try XCTUnwrap(map.style)
+        // Hide every layer but the background, so the frame is one colour.
+        for layer in style.layers where layer.identifier != "background" { layer.isVisible = false }
+        let background = try XCTUnwrap(style.layer(withIdentifier: "background") as? MGLBackgroundStyleLayer)
+        background.backgroundColor = NSExpression(forConstantValue: UIColor(red: 0, green: 0, blue: 1, alpha: 1))
+        // Changes before the first frame have nothing to blend from.
+        assertColor(try map.render().color(at: CGPoint(x: 200, y: 200)), near: UIColor(red: 0, green: 0, blue: 1, alpha: 1))
+        XCTAssertFalse(map.isAnimating)
+
+        style.transition = MGLTransitionMake(1, 0.5)
+        background.backgroundColor = NSExpression(forConstantValue: UIColor(red: 1, green: 0, blue: 0, alpha: 1))
+        func red() throws -> CGFloat {
+            var red: CGFloat = 0
+            try XCTUnwrap(map.render().color(at: CGPoint(x: 200, y: 200))).getRed(&red, green: nil, blue: nil, alpha: nil)
+            return red
+        }
+        XCTAssertEqual(try red(), 0, accuracy: 0.01, "the frame that starts the transition still shows blue")
+        XCTAssertTrue(map.isAnimating, "a window keeps drawing frames")
+        clock.advance(by: 0.4)
+        XCTAssertEqual(try red(), 0, accuracy: 0.01, "within the delay")
+        clock.advance(by: 0.6)
+        let halfWay = try red()
+        XCTAssertEqual(halfWay, UnitBezier(0, 0, 0.25, 1).solve(0.5, epsilon: 0.001), accuracy: 0.01, "eased half-way")
+        clock.advance(by: 0.6)
+        XCTAssertEqual(try red(), 1, accuracy: 0.01)
+        XCTAssertFalse(map.isAnimating)
+
+        // A layer's own transition wins over the style's; a zero one shows the change at once.
+        background.backgroundColorTransition = MGLTransitionMake(0, 0)
+        background.backgroundColor = NSExpression(forConstantValue: UIColor(red: 0, green: 1, blue: 0, alpha: 1))
+        assertColor(try map.render().color(at: CGPoint(x: 200, y: 200)), near: UIColor(red: 0, green: 1, blue: 0, alpha: 1))
+        XCTAssertFalse(map.isAnimating)
+        // A new style shows as it is.
+        map.styleURL = MGLStyle.darkStyleURL
+        _ = try map.render()
+        XCTAssertFalse(map.isAnimating)
     }
 
     func testTransitionLightAndPlacementTransitions() throws {

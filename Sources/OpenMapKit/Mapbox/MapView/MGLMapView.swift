@@ -237,7 +237,7 @@ open class MGLMapView {
     /// The style's document changed (runtime styling): the next frame draws the new one.
     func styleDocumentDidChange() {
         guard let style else { return }
-        engine.setStyleDocument(style.document, baseURL: style.baseURL)
+        engine.setStyleDocument(style.document, baseURL: style.baseURL, transitioning: true)
     }
 
     /// What is drawn while no style is loaded: nothing.
@@ -265,15 +265,17 @@ open class MGLMapView {
         syncShapeAnnotations()
         engine.ornamentAttribution = style?.attributions ?? []
         let image = try engine.render()
-        if !engine.isAnimating { engine.withCallbacks { delegate?.mapViewDidBecomeIdle(self) } }
+        if !isAnimating { engine.withCallbacks { delegate?.mapViewDidBecomeIdle(self) } }
         return image
     }
 
     /// Moves the running animation to the clock's time (as ``MKMapView/advanceAnimations()``).
     public func advanceAnimations() { engine.advanceAnimations() }
 
-    /// Whether an animation is running (the driver should keep calling ``advanceAnimations()``).
-    public var isAnimating: Bool { engine.isAnimating }
+    /// Whether an animation is running (an OpenMapKit addition): the camera moves, or a style
+    /// change is still blending in over the style's ``MGLStyle/transition``. The driver should
+    /// keep calling ``advanceAnimations()`` and drawing frames while it is true.
+    public var isAnimating: Bool { engine.isAnimating || engine.isTransitioningStyle }
 
     // MARK: - Camera scalars
 

@@ -238,11 +238,13 @@ extension MGLStyle {
 
     // MARK: Transitions
 
-    /// How property changes animate by default (the document's `transition`); 0.3 s without a
-    /// delay when the document gives none.
+    /// How paint changes animate by default (the document's `transition`); 0.3 s without a delay
+    /// when the document gives none. A layer's own `…Transition` (e.g.
+    /// ``MGLFillStyleLayer/fillColorTransition``) wins over it.
     ///
-    /// Differs from Mapbox: OpenMapKit draws still frames, so the transition is stored in the
-    /// document (MapLibre clients of an exported style use it) and changes are drawn at once.
+    /// Paint changed in a style on screen blends from what the last frame showed into the new
+    /// value, from the next frame on, on the map view's clock; ``MGLMapView/isAnimating`` is true
+    /// until it ends. Snapshots draw the new values.
     public var transition: MGLTransition {
         get {
             let transition = document.transition ?? StyleTransition()
