@@ -596,7 +596,9 @@ public final class MapWindow {
     private func drawStatus() {
         guard !status.isEmpty else { return }
         let h = 26.0, y = canvas.height - h
-        let band: [RenderPathElement] = [.move(x: 0, y: y), .line(x: canvas.width, y: y), .line(x: canvas.width, y: canvas.height),
+        // The band stops short of the map data's credit, which must stay visible.
+        let right = mapView.attributionFrame.map { Double($0.minX) - 4 } ?? canvas.width
+        let band: [RenderPathElement] = [.move(x: 0, y: y), .line(x: right, y: y), .line(x: right, y: canvas.height),
                                          .line(x: 0, y: canvas.height), .close]
         canvas.fill(path: band, color: RenderColor(red: 1, green: 1, blue: 1, alpha: 0.85))
         drawText(status, x: 10, y: y + 18, size: 13, color: RenderColor(red: 0.1, green: 0.1, blue: 0.12))

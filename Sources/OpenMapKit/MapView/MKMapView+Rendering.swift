@@ -82,7 +82,11 @@ extension MKMapView {
     private func renderFrame(_ options: MKMapSnapshotter.Options) throws -> UIImage {
         guard options.styleURL == nil, !options.overlays.contains(where: { $0.renderer.overlay.canReplaceMapContent }) else {
             renderState.rendererCache = nil
-            return try SnapshotEngine.render(options: options, dataSource: renderState.dataSource).image
+            // The view draws the credit with its ornaments, where its layout puts it.
+            options.showsAttribution = false
+            let snapshot = try SnapshotEngine.render(options: options, dataSource: renderState.dataSource)
+            ornamentAttribution = snapshot.attribution
+            return snapshot.image
         }
         let dataSource = try renderState.dataSource ?? MapDataSource.resolved()
         let scale = Double(options.scale)
@@ -116,7 +120,9 @@ extension MKMapView {
                                                                  keeping: [options.preferredConfiguration, options.effectivePointOfInterestFilter])
             }
         }
-        let canvas = try SnapshotEngine.drawMap(options: options, renderers: renderState.rendererCache!.renderers)
+        let renderers = renderState.rendererCache!.renderers
+        ornamentAttribution = MapAttribution.lines(of: renderers.style)
+        let canvas = try SnapshotEngine.drawMap(options: options, renderers: renderers)
         AnnotationDrawing.draw(markers: options.markers, annotations: options.customAnnotations, userLocation: options.userLocation,
                                showTitles: options.showsAnnotationTitles, dark: options.isDark, on: canvas, viewport: options.viewport)
         return UIImage(canvas: canvas)

@@ -1,6 +1,6 @@
-// MKMapView's ornaments: the compass (top-right, while the map is rotated) and the scale bar
-// (top-left), drawn over the frame by render() as MapKit draws its MKCompassButton and
-// MKScaleView over the map.
+// MKMapView's ornaments: the compass (top-right, while the map is rotated), the scale bar
+// (top-left) and the data's credit (bottom-right, see MapAttribution.swift), drawn over the frame
+// by render() as MapKit draws its MKCompassButton, MKScaleView and "Legal" label over the map.
 //
 // MapKit shows the scale bar only while the map zooms and fades it out afterwards; a headless
 // frame has no "while", so here `showsScale` draws it on every frame (the rule a window driving
@@ -45,8 +45,19 @@ extension MKMapView {
         set { configurationState.ornaments = newValue }
     }
 
-    /// The attribution lines drawn when the layout has an attribution (a face sets them from its
-    /// style's sources).
+    /// Whether frames carry the map data's credit, "© OpenStreetMap contributors" (and any the
+    /// style's sources name), in a label at the bottom-right corner, where MapKit shows its
+    /// "Legal" label (an OpenMapKit addition; default true).
+    ///
+    /// OpenStreetMap's licence asks for the credit wherever its map is shown: set this to false
+    /// only where your app shows the credit beside the map itself.
+    public var showsAttribution: Bool {
+        get { !(ornamentLayout.attribution?.isHidden ?? true) }
+        set { ornamentLayout.attribution?.isHidden = !newValue }
+    }
+
+    /// The credits of the style the last frame drew (see `MapAttribution`), which the
+    /// attribution label shows.
     var ornamentAttribution: [String] {
         get { configurationState.attribution }
         set { configurationState.attribution = newValue }
@@ -68,13 +79,12 @@ extension MKMapView {
                                       at: logo.placement, in: viewport.size)
     }
 
-    /// Where the attribution is drawn now; nil when the layout has none, it is hidden or there
-    /// is nothing to attribute.
-    var attributionFrame: CGRect? {
-        guard hasArea, let attribution = ornamentLayout.attribution, !attribution.isHidden, !ornamentAttribution.isEmpty else { return nil }
-        let text = ornamentAttribution.joined(separator: " ")
-        return MapViewOrnaments.frame(of: MapViewOrnaments.labelSize(text, size: MapViewOrnaments.attributionTextSize),
-                                      at: attribution.placement, in: viewport.size)
+    /// Where the data's credit is drawn now, in points (an OpenMapKit addition, for a surface
+    /// that draws over the frame and must leave the credit visible); nil when it is hidden or
+    /// the last frame drew nothing to credit.
+    public var attributionFrame: CGRect? {
+        guard hasArea, let attribution = ornamentLayout.attribution, !attribution.isHidden else { return nil }
+        return MapAttribution.frame(of: ornamentAttribution, at: attribution.placement, in: viewport.size)
     }
 
     /// Whether `point` (in points) is on the compass's disc while it is shown (an OpenMapKit
@@ -106,9 +116,8 @@ extension MKMapView {
         if let frame = logoFrame {
             MapViewOrnaments.drawLabel(MapViewOrnaments.logoText, size: MapViewOrnaments.logoTextSize, bold: true, in: frame, on: canvas)
         }
-        if let frame = attributionFrame {
-            MapViewOrnaments.drawLabel(ornamentAttribution.joined(separator: " "), size: MapViewOrnaments.attributionTextSize, bold: false,
-                                       in: frame, on: canvas)
+        if let attribution = ornamentLayout.attribution, !attribution.isHidden, hasArea {
+            MapAttribution.draw(ornamentAttribution, at: attribution.placement, in: viewport.size, on: canvas)
         }
     }
 }
@@ -214,7 +223,8 @@ struct MapViewOrnamentLayout {
     /// When the compass shows: adaptive (while rotated), always or never.
     var compassVisibility = MKFeatureVisibility.adaptive
     var logo: Item?
-    var attribution: Item?
+    /// The data's credit: both faces draw it (MapKit's "Legal" label, Mapbox's attribution).
+    var attribution: Item? = Item(placement: MapAttribution.placement)
     /// The scale bar hides while the view's width spans this many metres or more; nil: never hides.
     var scaleMaximumVisibleDistance: Double?
     /// Whether the scale bar is hidden even when the map view shows the scale.

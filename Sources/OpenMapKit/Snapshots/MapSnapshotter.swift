@@ -240,6 +240,14 @@ extension MKMapSnapshotter {
         /// Whether annotation titles are drawn.
         var showsAnnotationTitles = true
 
+        /// Whether the snapshot carries the map data's credit, "© OpenStreetMap contributors" (and
+        /// any a style file's sources name), in a label at its bottom-right corner, as MapKit's
+        /// snapshots carry their "Legal" text (an OpenMapKit addition; default true).
+        ///
+        /// OpenStreetMap's licence asks for the credit wherever its map is shown: set this to
+        /// false only where your app shows the credit beside the image itself.
+        public var showsAttribution = true
+
         /// Draws `renderer`'s overlay into the snapshot at `level` (default above labels, as MapKit).
         public func addOverlay(_ renderer: MKOverlayRenderer, level: MKOverlayLevel = .aboveLabels) {
             overlays.append((renderer, level))
@@ -302,6 +310,7 @@ extension MKMapSnapshotter {
             copy.customAnnotations = customAnnotations
             copy.userLocation = userLocation
             copy.showsAnnotationTitles = showsAnnotationTitles
+            copy.showsAttribution = showsAttribution
             return copy
         }
     }
@@ -316,9 +325,12 @@ extension MKMapSnapshotter {
         public let appearance: NSAppearance?
         /// The view the image shows (an OpenMapKit addition).
         public let viewport: MapViewport
+        /// The credits of the data drawn (the style's sources), drawn or not.
+        let attribution: [String]
 
-        init(image: UIImage, traitCollection: UITraitCollection, appearance: NSAppearance?, viewport: MapViewport) {
+        init(image: UIImage, traitCollection: UITraitCollection, appearance: NSAppearance?, viewport: MapViewport, attribution: [String]) {
             (self.image, self.traitCollection, self.appearance, self.viewport) = (image, traitCollection, appearance, viewport)
+            self.attribution = attribution
         }
 
         /// Where `coordinate` is in the image, in points from its top-left corner.
@@ -345,6 +357,8 @@ enum SnapshotEngine {
         }
         if isCancelled() { throw CancellationError() }
 
+        // A map drawn only from tile overlays shows no OpenStreetMap data of ours to credit.
+        var attribution: [String] = []
         if replacesMap {
             canvas.fill(RenderColor(red: 0.96, green: 0.95, blue: 0.93))
             let below = options.overlays.filter { $0.level == .aboveRoads }.map(\.renderer)
@@ -355,12 +369,14 @@ enum SnapshotEngine {
             let style = try makeStyle(options: options, dataSource: dataSource)
             let loader = makeLoader(style: style, dataSource: dataSource, scale: scale, styleURL: options.styleURL)
             canvas.draw(try drawMap(options: options, renderers: MapStyleRenderers(style: style, loader: loader), isCancelled: isCancelled))
+            attribution = MapAttribution.lines(of: style)
         }
         if isCancelled() { throw CancellationError() }
         AnnotationDrawing.draw(markers: options.markers, annotations: options.customAnnotations, userLocation: options.userLocation,
                                showTitles: options.showsAnnotationTitles, dark: options.isDark, on: canvas, viewport: viewport)
+        if options.showsAttribution { MapAttribution.draw(attribution, at: MapAttribution.placement, in: size, on: canvas) }
         return MKMapSnapshotter.Snapshot(image: UIImage(canvas: canvas), traitCollection: options.traitCollection,
-                                         appearance: options.appearance, viewport: viewport)
+                                         appearance: options.appearance, viewport: viewport, attribution: attribution)
     }
 
     /// The map for the options drawn by `renderers`, with the overlays at their levels (not the

@@ -65,6 +65,28 @@ final class SnapshotTests: XCTestCase {
         }
     }
 
+    func testStaticMapsCarryTheOpenStreetMapCredit() async throws {
+        let server = try TestServer.make()
+        try await TestServer.withClient(server) { client in
+            let response = try await client.execute(uri: Self.uri([("center", Self.center), ("z", "15"), ("size", "300x200")]), method: .get)
+            let image = try Self.image(response)
+            // The credit's label: a light box 8 points in from the bottom-right corner, with dark
+            // text on it (MapKit snapshots draw it; see AttributionTests for its exact frame).
+            var light = 0, dark = 0, total = 0
+            for y in (200 - 8 - 16)..<(200 - 8 - 3) {
+                for x in (300 - 8 - 100)..<(300 - 8 - 4) {
+                    guard let c = image.pixelColor(x: x, y: y) else { continue }
+                    let luminance = 0.2126 * Double(c.red) + 0.7152 * Double(c.green) + 0.0722 * Double(c.blue)
+                    total += 1
+                    if luminance > 0.74 { light += 1 }
+                    if luminance < 0.45 { dark += 1 }
+                }
+            }
+            XCTAssertGreaterThan(light + dark, total * 9 / 10, "the label's box lightens the map under it")
+            XCTAssertGreaterThan(dark, 30, "and its text is written on it")
+        }
+    }
+
     func testDarkSchemeDiffersFromLight() async throws {
         let server = try TestServer.make()
         try await TestServer.withClient(server) { client in

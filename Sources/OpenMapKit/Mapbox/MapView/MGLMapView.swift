@@ -263,7 +263,6 @@ open class MGLMapView {
     public func render() throws -> UIImage {
         finishLoadingStyle()
         syncShapeAnnotations()
-        engine.ornamentAttribution = style?.attributions ?? []
         let image = try engine.render()
         if !isAnimating { engine.withCallbacks { delegate?.mapViewDidBecomeIdle(self) } }
         return image

@@ -175,18 +175,6 @@ public final class MGLStyle {
         return try box.result.get()
     }
 
-    /// The attribution of the style's sources: their `attribution` strings, and "© OpenStreetMap
-    /// contributors" for the bundle's vector tiles, each once, in source order.
-    var attributions: [String] {
-        var seen: [String] = []
-        for (_, source) in document.sources {
-            var texts: [String] = []
-            if let text = source.attribution, !text.isEmpty { texts.append(text) }
-            if source.tiles.contains(where: { $0.hasPrefix("bundle://") }) { texts.append(MGLStyle.openStreetMapAttribution) }
-            for text in texts where !seen.contains(text) { seen.append(text) }
-        }
-        return seen
-    }
-
-    static let openStreetMapAttribution = "© OpenStreetMap contributors"
+    /// The attribution of the style's sources (see `MapAttribution.lines(of:)`).
+    var attributions: [String] { MapAttribution.lines(of: document) }
 }
