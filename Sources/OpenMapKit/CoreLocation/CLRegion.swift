@@ -47,7 +47,7 @@ open class CLRegion: NSObject, @unchecked Sendable {
 /// A circle on the earth (Core Location's `CLCircularRegion`): a centre and a radius in metres.
 ///
 /// ``contains(_:)`` measures the distance along the WGS84 ellipsoid (Karney's geodesic, as
-/// ``CLLocation/distance(from:)`` does), so a point exactly at the radius is inside.
+/// `CLLocation.distance(from:)` does), so a point exactly at the radius is inside.
 open class CLCircularRegion: CLRegion, @unchecked Sendable {
     /// The circle's centre.
     public let center: CLLocationCoordinate2D
