@@ -196,6 +196,22 @@ extension MKMapItem {
         placemark.timeZone = record.timeZone.flatMap(TimeZone.init(identifier:))
         // An address has no name of its own: MapKit names it by its street line.
         placemark.name = Self.localizedName(of: record, locale: locale) ?? fields.streetLine ?? record.displayName
+        placemark.placeIdentifier = record.id
+        placemark.region = CLCircularRegion(center: record.coordinate, radius: Self.regionRadius(of: record), identifier: record.id)
+        // A named point of interest, park or landmark is an area of interest (as Core Location
+        // names "Jardin Exotique" for a point in it); water is named as inland water or ocean.
+        if let name = placemark.name, record.name != nil {
+            switch record.kind {
+            case .pointOfInterest: placemark.areasOfInterest = [name]
+            case .physicalFeature:
+                if let water = Self.waterKind(of: record) {
+                    if water == .ocean { placemark.ocean = name } else { placemark.inlandWater = name }
+                } else {
+                    placemark.areasOfInterest = [name]
+                }
+            default: break
+            }
+        }
         self.init(placemark: placemark)
         placeKind = record.kind
         identifier = Identifier(rawValue: record.id)
@@ -205,6 +221,38 @@ extension MKMapItem {
         url = record.website.flatMap(Self.websiteURL)
         timeZone = placemark.timeZone
         fillAddressFromPlacemark(locale: locale)
+    }
+
+    enum WaterKind { case inland, ocean }
+
+    /// Whether a physical feature is water, from its OSM class (`natural=water`, `waterway=river`,
+    /// `place=sea`, …); nil for land.
+    static func waterKind(of record: PlaceRecord) -> WaterKind? {
+        guard let osmClass = record.osmClass else { return nil }
+        let parts = osmClass.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return nil }
+        let (key, value) = (parts[0], parts[1])
+        switch (key, value) {
+        case ("place", "sea"), ("place", "ocean"), ("natural", "sea"), ("natural", "bay"), ("natural", "strait"): return .ocean
+        case ("natural", "water"), ("waterway", _), ("water", _), ("landuse", "reservoir"), ("landuse", "basin"): return .inland
+        default: return nil
+        }
+    }
+
+    /// The radius of a circle around the record's coordinate reaching its bounding box's corners,
+    /// at least ``CLPlacemark/minimumRegionRadius``.
+    static func regionRadius(of record: PlaceRecord) -> CLLocationDistance {
+        let centre = CLLocation(latitude: record.coordinate.latitude, longitude: record.coordinate.longitude)
+        var radius = CLPlacemark.minimumRegionRadius
+        if let bounds = record.bounds, !bounds.isNull, !bounds.isEmpty {
+            for point in [MKMapPoint(x: bounds.minX, y: bounds.minY), MKMapPoint(x: bounds.maxX, y: bounds.minY),
+                          MKMapPoint(x: bounds.minX, y: bounds.maxY), MKMapPoint(x: bounds.maxX, y: bounds.maxY)] {
+                let c = point.coordinate
+                let d = centre.distance(from: CLLocation(latitude: c.latitude, longitude: c.longitude))
+                if d.isFinite { radius = max(radius, d) }
+            }
+        }
+        return radius
     }
 
     /// `name:xx` for the locale's language when the record has it, else `name`.

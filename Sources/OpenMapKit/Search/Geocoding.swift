@@ -72,25 +72,31 @@ public final class MKGeocodingRequest: NSObject, @unchecked Sendable {
 
     private func plan() -> @Sendable () throws -> [MKMapItem] {
         let text = addressString, region = storedRegion, source = dataSource, locale = preferredLocale, limit = resultLimit
-        return {
-            let query = try MKLocalSearch.checkedQuery(text)
-            if let region, let problem = SearchInput.problem(with: region) { throw MKError(.placemarkNotFound, reason: problem) }
-            guard limit > 0 else { throw MKError(.placemarkNotFound, reason: "resultLimit is \(limit); it must be at least 1") }
-            var placeQuery = PlaceQuery(text: query, region: region)
-            placeQuery.limit = min(limit, MKLocalSearch.maximumResults)
-            let search = try PlaceSearch(source: source)
-            var matches = try search.search(placeQuery)
-            // A house number the data does not have: the street (and town) still locate the
-            // address roughly, as MapKit's geocoder answers with the street.
-            if matches.isEmpty, let withoutNumbers = Self.removingHouseNumbers(query) {
-                placeQuery.text = withoutNumbers
-                placeQuery.kinds = [.street]
-                matches = try search.search(placeQuery)
-            }
-            guard !matches.isEmpty else { throw MKError(.placemarkNotFound, reason: "no place matches the address \"\(query)\"") }
-            // The answer in the preferred language where the data has it, as CLGeocoder's is.
-            return try matches.map { match throws(MKError) in MKMapItem(record: try search.localized(match.record, locale: locale), locale: locale) }
+        return { try Self.geocode(text, region: region, source: source, locale: locale, limit: limit) }
+    }
+
+    /// The geocoder itself, shared with ``CLGeocoder``: the places `text` stands for, best first,
+    /// ranked by `region` when one is given. Fails with `placemarkNotFound` when nothing matches
+    /// (or the input cannot be searched) and `serverFailure` when the data has no place index.
+    static func geocode(_ text: String, region: MKCoordinateRegion?, source: MapDataSource?, locale: Locale?,
+                        limit: Int) throws -> [MKMapItem] {
+        let query = try MKLocalSearch.checkedQuery(text)
+        if let region, let problem = SearchInput.problem(with: region) { throw MKError(.placemarkNotFound, reason: problem) }
+        guard limit > 0 else { throw MKError(.placemarkNotFound, reason: "resultLimit is \(limit); it must be at least 1") }
+        var placeQuery = PlaceQuery(text: query, region: region)
+        placeQuery.limit = min(limit, MKLocalSearch.maximumResults)
+        let search = try PlaceSearch(source: source)
+        var matches = try search.search(placeQuery)
+        // A house number the data does not have: the street (and town) still locate the
+        // address roughly, as MapKit's geocoder answers with the street.
+        if matches.isEmpty, let withoutNumbers = removingHouseNumbers(query) {
+            placeQuery.text = withoutNumbers
+            placeQuery.kinds = [.street]
+            matches = try search.search(placeQuery)
         }
+        guard !matches.isEmpty else { throw MKError(.placemarkNotFound, reason: "no place matches the address \"\(query)\"") }
+        // The answer in the preferred language where the data has it, as CLGeocoder's is.
+        return try matches.map { match throws(MKError) in MKMapItem(record: try search.localized(match.record, locale: locale), locale: locale) }
     }
 }
 
@@ -164,14 +170,19 @@ public final class MKReverseGeocodingRequest: NSObject, @unchecked Sendable {
 
     private func plan() -> @Sendable () throws -> [MKMapItem] {
         let coordinate = location.coordinate, source = dataSource, locale = preferredLocale
-        return {
-            let search = try PlaceSearch(source: source)
-            let matches = try search.reverse(coordinate, limit: 1)
-            guard !matches.isEmpty else {
-                throw MKError(.placemarkNotFound, reason: "no place at \(coordinate.latitude),\(coordinate.longitude) in the map data")
-            }
-            return try matches.map { match throws(MKError) in MKMapItem(record: try search.localized(match.record, locale: locale), locale: locale) }
+        return { try Self.reverseGeocode(coordinate, source: source, locale: locale) }
+    }
+
+    /// The reverse geocoder itself, shared with ``CLGeocoder``: the place at `coordinate`. Fails
+    /// with `placemarkNotFound` when no bundle has a place there.
+    static func reverseGeocode(_ coordinate: CLLocationCoordinate2D, source: MapDataSource?, locale: Locale?) throws -> [MKMapItem] {
+        if let problem = SearchInput.problem(with: coordinate, what: "location") { throw MKError(.placemarkNotFound, reason: problem) }
+        let search = try PlaceSearch(source: source)
+        let matches = try search.reverse(coordinate, limit: 1)
+        guard !matches.isEmpty else {
+            throw MKError(.placemarkNotFound, reason: "no place at \(coordinate.latitude),\(coordinate.longitude) in the map data")
         }
+        return try matches.map { match throws(MKError) in MKMapItem(record: try search.localized(match.record, locale: locale), locale: locale) }
     }
 }
 

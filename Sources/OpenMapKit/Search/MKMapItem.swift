@@ -5,38 +5,27 @@ import MapSearch
 // from the placemark to `location` + `address` + `addressRepresentations`; both shapes are here,
 // filled from the same place record, so code written against either compiles unchanged.
 
-/// A place's location and address (MapKit's `MKPlacemark`, with Core Location's `CLPlacemark`
-/// address properties).
+/// A place's location and address (MapKit's `MKPlacemark`): a ``CLPlacemark`` that is also an
+/// annotation.
 ///
 /// Search and geocoding fill the address properties from the bundle's place index; a placemark
 /// made with ``init(coordinate:)`` has none.
-open class MKPlacemark: NSObject, MKAnnotation, @unchecked Sendable {
+open class MKPlacemark: CLPlacemark, MKAnnotation, @unchecked Sendable {
+    /// The place's coordinate.
     public let coordinate: CLLocationCoordinate2D
-    /// The place's name, if known.
-    open var name: String?
-    /// The street (`addr:street`, or the street's own name for a street).
-    public internal(set) var thoroughfare: String?
-    /// The house number.
-    public internal(set) var subThoroughfare: String?
-    /// The city or town.
-    public internal(set) var locality: String?
-    /// A district or neighbourhood within the city.
-    public internal(set) var subLocality: String?
-    /// The state, province or equivalent (in Andorra the parish).
-    public internal(set) var administrativeArea: String?
-    /// The county or equivalent.
-    public internal(set) var subAdministrativeArea: String?
-    public internal(set) var postalCode: String?
-    /// The country's name.
-    public internal(set) var country: String?
-    /// The country's ISO 3166-1 alpha-2 code, e.g. "MC".
-    public internal(set) var isoCountryCode: String?
-    /// The place's IANA time zone, when the index knows it.
-    public internal(set) var timeZone: TimeZone?
 
+    /// A placemark at `coordinate` with no address.
     public init(coordinate: CLLocationCoordinate2D) {
         self.coordinate = coordinate
-        super.init()
+        super.init(location: CLLocation(latitude: coordinate.latitude, longitude: coordinate.longitude))
+    }
+
+    /// A map placemark with everything `placemark` has (MapKit's initialiser, for a geocoder's
+    /// answer); its coordinate is the placemark's location, or invalid when it has none.
+    public override init(placemark: CLPlacemark) {
+        coordinate = placemark.location?.coordinate ?? kCLLocationCoordinate2DInvalid
+        super.init(location: placemark.location)
+        copyFields(from: placemark)
     }
 
     /// A placemark with an address given as a Contacts-style dictionary (MapKit's initialiser):
@@ -64,13 +53,6 @@ open class MKPlacemark: NSObject, MKAnnotation, @unchecked Sendable {
     open var subtitle: String? {
         let parts = [name == nil ? nil : streetLine, locality, country].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
-    }
-
-    /// The address as a postal address dictionary would hold it (the address, not the name).
-    var postalAddress: PostalAddress {
-        PostalAddress(houseNumber: subThoroughfare, street: thoroughfare, postalCode: postalCode, subLocality: subLocality,
-                      locality: locality, subAdministrativeArea: subAdministrativeArea, administrativeArea: administrativeArea,
-                      country: country, countryCode: isoCountryCode)
     }
 
     private var streetLine: String? { postalAddress.streetLine }
@@ -134,10 +116,17 @@ open class MKMapItem: NSObject, @unchecked Sendable {
     var placeKind: PlaceKind?
     private var storedLocation: CLLocation?
 
+    /// An item for `placemark`. A placemark from ``CLGeocoder`` (or a search result's) keeps its
+    /// place's identifier, time zone and address, as MapKit's item for a geocoded placemark does.
     public init(placemark: MKPlacemark) {
         self.placemark = placemark
         name = placemark.name
+        timeZone = placemark.timeZone
         super.init()
+        if let id = placemark.placeIdentifier {
+            identifier = Identifier(rawValue: id)
+            fillAddressFromPlacemark(locale: nil)
+        }
     }
 
     /// An item at `location` with `address` (MapKit 26's initialiser). Its placemark has the
