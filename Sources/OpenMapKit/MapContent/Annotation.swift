@@ -21,6 +21,7 @@ public struct Annotation: MapContent, PrimitiveMapContent {
     func collect(into scene: inout MapScene, _ environment: MapContentEnvironment) {
         var item = AnnotationItem(coordinate: coordinate, title: title, anchor: anchor, content: content)
         item.showsTitle = environment.titles != .hidden
+        item.tag = environment.tag
         scene.annotations.append(item)
         scene.points.append(MKMapPoint(coordinate))
     }

@@ -1,10 +1,11 @@
 import Foundation
 
-/// A value that can be read and written elsewhere (SwiftUI's `Binding`), for the `position:`
-/// initialiser.
+/// A value that can be read and written elsewhere (SwiftUI's `Binding`): ``State``'s `$value`,
+/// or one made from a getter and a setter.
 ///
-/// Differs from SwiftUI: ``Map`` reads it once, when it is made, and never writes it back (a
-/// headless map is moved only by code).
+/// A ``MapHost`` reads a map's position and selection bindings before each frame and writes them
+/// back as the person moves the map and selects content; a snapshot reads them once.
+@dynamicMemberLookup
 public struct Binding<Value> {
     let get: () -> Value
     let set: (Value) -> Void
@@ -13,5 +14,12 @@ public struct Binding<Value> {
     public var wrappedValue: Value {
         get { get() }
         nonmutating set { set(newValue) }
+    }
+}
+
+extension Binding {
+    /// A binding to a value the binding's value holds (SwiftUI's `$model.property`).
+    public subscript<Subject>(dynamicMember keyPath: WritableKeyPath<Value, Subject>) -> Binding<Subject> {
+        Binding<Subject>(get: { self.wrappedValue[keyPath: keyPath] }, set: { self.wrappedValue[keyPath: keyPath] = $0 })
     }
 }

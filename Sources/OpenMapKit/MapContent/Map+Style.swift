@@ -34,6 +34,9 @@ extension Map {
             Style(kind: .imagery, pointsOfInterest: .all)
         }
 
+        /// What tells styles apart (a live map changes its configuration only when this does).
+        var key: String { "\(kind) \(pointsOfInterest)" }
+
         var configuration: MKMapConfiguration {
             switch kind {
             case .standard(let emphasis):

@@ -4,35 +4,77 @@
 
 import Foundation
 
-/// A map scene (SwiftUI's `Map`), rendered headless with ``snapshot(size:scale:dataSource:)``.
+/// A map scene (SwiftUI's `Map`): content, a camera position, a style and, for a map people use,
+/// selection, controls and camera callbacks.
 ///
-/// Differs from MapKit: it is not a SwiftUI view but a description drawn into an image on
-/// demand; nothing is interactive (no selection, no controls), and the user's location is
-/// whatever ``userLocation(_:)`` gives.
+/// Drawn two ways: as an image with ``snapshot(size:scale:dataSource:)``, or live in a
+/// ``MapHost``, which runs the map over an ``MKMapView`` (in a window, or headless in tests):
+/// gestures move it and write the position binding back, taps select content and write the
+/// selection binding, controls are drawn and work, and the code that makes the map runs again
+/// before each frame so that state changes show.
+///
+/// Differs from MapKit: it is not a SwiftUI view; the widgets around a map (buttons, sheets)
+/// are the app's own.
 public struct Map {
-    /// The camera position.
+    /// The camera position (read from the position binding when there is one).
     public var position: MapCameraPosition
     /// The style (SwiftUI's `MapStyle`; see the note at the top of this file).
     public var style: Style = .standard
-    /// Where the user is, for ``UserAnnotation`` and `.userLocation` positions (an OpenMapKit
-    /// addition: there is no location service here); nil when unknown. Set it with
+    /// Where the user is, for ``UserAnnotation`` and `.userLocation` positions when no location
+    /// provider is given (an OpenMapKit addition); nil when unknown. Set it with
     /// ``userLocation(_:)``.
     public var userCoordinate: CLLocationCoordinate2D?
     let content: TupleMapContent
+    /// What a live map writes back and calls (see MapInteraction.swift).
+    var positionBinding: Binding<MapCameraPosition>?
+    var selection: MapSelectionBinding?
+    var bounds: MapCameraBounds?
+    var interactionModes: MapInteractionModes = .all
+    var scope: Namespace.ID?
+    var controls: [any MapControl]?
+    var cameraChangeHandlers: [(frequency: MapCameraUpdateFrequency, action: (MapCameraUpdateContext) -> Void)] = []
+    var changeObservers: [MapChangeObserver] = []
+    var tapAction: ((CGPoint) -> Void)?
 
-    public init(initialPosition: MapCameraPosition = .automatic, @MapContentBuilder content: () -> TupleMapContent = { TupleMapContent([]) }) {
+    public init(initialPosition: MapCameraPosition = .automatic, bounds: MapCameraBounds? = nil,
+                interactionModes: MapInteractionModes = .all, scope: Namespace.ID? = nil,
+                @MapContentBuilder content: () -> TupleMapContent = { TupleMapContent([]) }) {
         position = initialPosition
         self.content = content()
+        (self.bounds, self.interactionModes, self.scope) = (bounds, interactionModes, scope)
     }
 
-    public init(position: Binding<MapCameraPosition>, @MapContentBuilder content: () -> TupleMapContent = { TupleMapContent([]) }) {
-        self.init(initialPosition: position.wrappedValue, content: content)
+    /// A map whose position a ``MapHost`` keeps in `position`: applied when it changes, written
+    /// back as the person moves the map.
+    public init(position: Binding<MapCameraPosition>, bounds: MapCameraBounds? = nil,
+                interactionModes: MapInteractionModes = .all, scope: Namespace.ID? = nil,
+                @MapContentBuilder content: () -> TupleMapContent = { TupleMapContent([]) }) {
+        self.init(initialPosition: position.wrappedValue, bounds: bounds, interactionModes: interactionModes, scope: scope, content: content)
+        positionBinding = position
     }
 
-    /// SwiftUI's `Map(position:selection:content:)`; selection does not change what is drawn.
-    public init<Selection>(position: Binding<MapCameraPosition>, selection: Binding<Selection>,
-                           @MapContentBuilder content: () -> TupleMapContent) {
-        self.init(initialPosition: position.wrappedValue, content: content)
+    /// A map whose selected content a ``MapHost`` writes to `selection`: a marker or annotation
+    /// tagged with a value of its type (``MapContent/tag(_:)``), or, for `MKMapItem` selections,
+    /// a ``Marker/init(item:)``.
+    public init<SelectionValue: Hashable>(position: Binding<MapCameraPosition>, bounds: MapCameraBounds? = nil,
+                                          interactionModes: MapInteractionModes = .all, selection: Binding<SelectionValue?>,
+                                          scope: Namespace.ID? = nil, @MapContentBuilder content: () -> TupleMapContent) {
+        self.init(position: position, bounds: bounds, interactionModes: interactionModes, scope: scope, content: content)
+        self.selection = MapSelectionBinding(selection)
+    }
+
+    /// A map with a selection that starts at `initialPosition`.
+    public init<SelectionValue: Hashable>(initialPosition: MapCameraPosition = .automatic, bounds: MapCameraBounds? = nil,
+                                          interactionModes: MapInteractionModes = .all, selection: Binding<SelectionValue?>,
+                                          scope: Namespace.ID? = nil, @MapContentBuilder content: () -> TupleMapContent) {
+        self.init(initialPosition: initialPosition, bounds: bounds, interactionModes: interactionModes, scope: scope, content: content)
+        self.selection = MapSelectionBinding(selection)
+    }
+
+    /// A map with a selection, at the automatic position.
+    public init<SelectionValue: Hashable>(selection: Binding<SelectionValue?>, scope: Namespace.ID? = nil,
+                                          @MapContentBuilder content: () -> TupleMapContent) {
+        self.init(initialPosition: .automatic, selection: selection, scope: scope, content: content)
     }
 
     /// The map drawn in `style`.
@@ -68,10 +110,17 @@ public struct Map {
         case .camera(let camera):
             return MapViewport(size: size, camera: camera.mkCamera)
         case .item(let item):
+            // A place with an extent (a bay, a park) is fitted; a point is shown at the single-marker zoom.
+            if let region = item.placemark.region as? CLCircularRegion, region.radius > 100 {
+                let side = region.radius * 2
+                return MapViewport(size: size, region: MKCoordinateRegion(center: region.center, latitudinalMeters: side, longitudinalMeters: side))
+            }
             return MapViewport(size: size, centerCoordinate: item.placemark.coordinate, zoomLevel: Self.singlePointZoom)
-        case .userLocation(let fallback):
+        case .userLocation(_, let fallback):
             guard let userLocation = userCoordinate else { return viewport(size: size, scene: scene, position: fallback) }
             return MapViewport(size: size, centerCoordinate: userLocation, zoomLevel: Self.singlePointZoom)
+        case .positionedByUser(let camera):
+            return MapViewport(size: size, camera: camera.mkCamera)
         case .automatic:
             var bounds = MKMapRect.null
             for point in scene.points { bounds = bounds.union(MKMapRect(origin: point, size: MKMapSize(width: 0, height: 0))) }

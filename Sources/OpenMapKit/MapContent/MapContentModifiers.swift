@@ -8,6 +8,8 @@ struct MapContentEnvironment {
     var stroke: (any ShapeStyle)?
     var strokeStyle: StrokeStyle?
     var level: MKOverlayLevel?
+    /// The selection value `.tag` gave (the innermost wins).
+    var tag: AnyHashable?
 }
 
 /// Content with a modifier applied.
@@ -54,6 +56,11 @@ extension MapContent {
     public func strokeStyle(style: StrokeStyle) -> ModifiedMapContent { modified { $0.strokeStyle = style } }
     /// Where overlays sit among the map's layers (default: above roads, below labels).
     public func mapOverlayLevel(level: MKOverlayLevel) -> ModifiedMapContent { modified { $0.level = level } }
-    /// A selection tag; headless maps have no selection, so it changes nothing drawn.
-    public func tag(_ tag: some Hashable) -> ModifiedMapContent { modified { _ in } }
+    /// The value a map's selection binding takes when a person selects this marker or annotation
+    /// in a ``MapHost`` (it must be of the binding's type); content without one cannot be
+    /// selected, except a ``Marker/init(item:)`` by an `MKMapItem` selection.
+    public func tag(_ tag: some Hashable) -> ModifiedMapContent {
+        let value = AnyHashable(tag)
+        return modified { $0.tag = value }
+    }
 }

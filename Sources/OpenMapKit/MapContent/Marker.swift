@@ -11,6 +11,8 @@ public struct Marker: MapContent, PrimitiveMapContent {
     let title: String
     let coordinate: CLLocationCoordinate2D
     let glyph: MarkerItem.Glyph
+    /// The map item a ``init(item:)`` marker stands for: its selection value when it has no tag.
+    var item: MKMapItem?
 
     public init(_ title: String, coordinate: CLLocationCoordinate2D) {
         (self.title, self.coordinate, glyph) = (title, coordinate, .pin)
@@ -36,6 +38,7 @@ public struct Marker: MapContent, PrimitiveMapContent {
     public init(item: MKMapItem) {
         title = item.name ?? ""
         coordinate = item.placemark.coordinate
+        self.item = item
         let icon = item.pointOfInterestCategory.flatMap(Marker.icon(for:))
         glyph = icon.map(MarkerItem.Glyph.icon) ?? .pin
         categoryTint = icon?.categoryColor
@@ -63,6 +66,7 @@ public struct Marker: MapContent, PrimitiveMapContent {
         var item = MarkerItem(coordinate: coordinate, title: title,
                               tint: environment.tint?.renderColor ?? categoryTint ?? MarkerItem.defaultTint, glyph: glyph)
         item.showsTitle = environment.titles != .hidden
+        item.tag = environment.tag ?? self.item.map(AnyHashable.init)
         scene.markers.append(item)
         scene.points.append(MKMapPoint(coordinate))
     }

@@ -63,6 +63,10 @@ public let MKMapViewDefaultClusterAnnotationViewReuseIdentifier = "MKMapViewDefa
 /// own. ``MKMapView/render()`` draws its ``image`` (or, for an ``MKMarkerAnnotationView``, the
 /// balloon); a view with neither draws nothing.
 open class MKAnnotationView {
+    /// The title drawn under the view's image, for a `Map`'s ``Annotation`` (MapKit draws an
+    /// annotation view's own content only).
+    var contentTitle: String?
+
     /// How a view's collision frame is read when views are decluttered (MapKit's
     /// `MKAnnotationView.CollisionMode`).
     public enum CollisionMode: Int, Sendable, Hashable {
@@ -198,6 +202,9 @@ open class MKMarkerAnnotationView: MKAnnotationView {
     open var glyphText: String?
     /// An image shown in the balloon instead of the pin glyph.
     open var glyphImage: UIImage?
+    /// The glyph of a `Map`'s ``Marker`` shown by this view (a point-of-interest icon has no
+    /// MapKit property); wins over ``glyphText`` and ``glyphImage``.
+    var contentGlyph: MarkerItem.Glyph?
     /// The glyph image shown while selected; nil keeps ``glyphImage``.
     open var selectedGlyphImage: UIImage?
     /// Whether the title is drawn under the balloon (adaptive: unless it collides).

@@ -183,19 +183,23 @@ extension MKMapView {
             if let marker = view as? MKMarkerAnnotationView {
                 var item = MarkerItem(annotation: annotation)
                 item.tint = marker.effectiveTint.renderColor
-                if let image = (marker.isSelected ? marker.selectedGlyphImage : nil) ?? marker.glyphImage {
+                if let glyph = marker.contentGlyph {
+                    item.glyph = glyph
+                } else if let image = (marker.isSelected ? marker.selectedGlyphImage : nil) ?? marker.glyphImage {
                     item.glyph = .image(image)
                 } else if let text = marker.glyphText, !text.isEmpty {
                     item.glyph = .text(String(text.prefix(3)))
                 }
                 item.showsTitle = marker.titleVisibility != .hidden
+                // MapKit's balloon grows when its marker is selected.
+                item.isSelected = marker.isSelected
                 markers.append(item)
             } else if let image = view.image, image.size.width > 0, image.size.height > 0 {
                 // The image centred on the point plus the centre offset: that offset as a unit anchor.
                 let anchor = UnitPoint(x: 0.5 - view.centerOffset.x / image.size.width, y: 0.5 - view.centerOffset.y / image.size.height)
-                var item = AnnotationItem(coordinate: annotation.coordinate, title: annotation.title ?? nil, anchor: anchor,
+                var item = AnnotationItem(coordinate: annotation.coordinate, title: view.contentTitle, anchor: anchor,
                                           content: Image(uiImage: image))
-                item.showsTitle = false
+                item.showsTitle = view.contentTitle != nil
                 images.append(item)
             }
         }

@@ -19,6 +19,20 @@ struct MarkerItem: @unchecked Sendable {
     var showsTitle = true
     /// The annotation it stands for, when made from one.
     var annotation: (any MKAnnotation)?
+    /// Selected markers are drawn larger, as MapKit's balloons grow when selected.
+    var isSelected = false
+    /// The selection value of a `Map`'s marker (its `.tag`, or its map item).
+    var tag: AnyHashable?
+
+    /// The glyph as text, telling glyphs apart (images by identity).
+    var glyphKey: String {
+        switch glyph {
+        case .pin: "pin"
+        case .text(let text): "text \(text)"
+        case .icon(let icon): "icon \(icon)"
+        case .image(let image): "image \(ObjectIdentifier(image))"
+        }
+    }
 
     /// MapKit's default marker colour.
     static let defaultTint = UIColor.systemRed.renderColor
@@ -46,6 +60,8 @@ struct AnnotationItem: @unchecked Sendable {
     var anchor: UnitPoint
     var content: any AnnotationContent
     var showsTitle = true
+    /// The selection value of a `Map`'s annotation (its `.tag`).
+    var tag: AnyHashable?
 }
 
 /// How markers, annotations and the user's location are drawn over a snapshot.
@@ -97,7 +113,7 @@ enum AnnotationDrawing {
                      showTitles: Bool, dark: Bool = false, on canvas: RenderCanvas, viewport: MapViewport) {
         if let userLocation { drawUserLocation(at: viewport.convert(userLocation), on: canvas) }
         let placed = markers.map { (item: $0, point: viewport.convert($0.coordinate)) }.filter { $0.point.x.isFinite && $0.point.y.isFinite }
-        let boxes = placed.map { balloonBox(at: $0.point) }
+        let boxes = placed.map { balloonBox(at: $0.point, scale: $0.item.isSelected ? selectedScale : 1) }
         for annotation in annotations {
             let point = viewport.convert(annotation.coordinate)
             guard point.x.isFinite, point.y.isFinite else { continue }
@@ -165,44 +181,48 @@ enum AnnotationDrawing {
         return areas.map { (Double($0.origin.x), Double($0.origin.y), Double($0.size.width), Double($0.size.height)) }
     }
 
+    /// How much larger a selected balloon is drawn.
+    static let selectedScale = 1.5
+
     /// The square the balloon covers, tip at `point`.
-    static func balloonBox(at point: CGPoint) -> CGRect {
-        CGRect(x: Double(point.x) - headRadius, y: Double(point.y) - tipToCenter - headRadius, width: 2 * headRadius, height: tipToCenter + headRadius)
+    static func balloonBox(at point: CGPoint, scale: Double = 1) -> CGRect {
+        let r = headRadius * scale, t = tipToCenter * scale
+        return CGRect(x: Double(point.x) - r, y: Double(point.y) - t - r, width: 2 * r, height: t + r)
     }
 
     /// The balloon outline: a disc above the point and a tail down to it.
-    static func balloonPath(tipX x: Double, tipY y: Double) -> [RenderPathElement] {
-        let cy = y - tipToCenter, r = headRadius
-        let alpha = acos(r / tipToCenter)
+    static func balloonPath(tipX x: Double, tipY y: Double, scale: Double = 1) -> [RenderPathElement] {
+        let cy = y - tipToCenter * scale, r = headRadius * scale
+        let alpha = acos(headRadius / tipToCenter)
         return [.move(x: x, y: y),
                 .arc(centerX: x, centerY: cy, radius: r, startAngle: .pi / 2 + alpha, endAngle: 2 * .pi + .pi / 2 - alpha),
                 .close]
     }
 
     static func drawBalloon(_ marker: MarkerItem, at point: CGPoint, on canvas: RenderCanvas) {
-        let x = Double(point.x), y = Double(point.y)
-        let path = balloonPath(tipX: x, tipY: y)
+        let x = Double(point.x), y = Double(point.y), scale = marker.isSelected ? selectedScale : 1
+        let path = balloonPath(tipX: x, tipY: y, scale: scale)
         canvas.fillShadow(path: path, offsetX: 0, offsetY: 1, blur: 2, color: RenderColor(red: 0, green: 0, blue: 0, alpha: 0.22))
         canvas.fill(path: path, color: marker.tint)
         let edge = RenderColor(red: marker.tint.red * 0.75, green: marker.tint.green * 0.75, blue: marker.tint.blue * 0.75, alpha: marker.tint.alpha)
         canvas.stroke(path: path, style: RenderStrokeStyle(width: 0.75), color: edge)
-        let cx = x, cy = y - tipToCenter
+        let cx = x, cy = y - tipToCenter * scale
         switch marker.glyph {
         case .pin:
-            PointOfInterestIcon.pin.draw(on: canvas, centerX: cx, centerY: cy, size: 18, color: .white)
+            PointOfInterestIcon.pin.draw(on: canvas, centerX: cx, centerY: cy, size: 18 * scale, color: .white)
         case .icon(let icon):
-            icon.draw(on: canvas, centerX: cx, centerY: cy, size: 17, color: .white)
+            icon.draw(on: canvas, centerX: cx, centerY: cy, size: 17 * scale, color: .white)
         case .text(let text):
-            drawMonogram(String(text.prefix(3)), centerX: cx, centerY: cy, on: canvas)
+            drawMonogram(String(text.prefix(3)), centerX: cx, centerY: cy, scale: scale, on: canvas)
         case .image(let image):
             guard let rendered = try? image.canvas.makeImage() else { return }
-            let side = 18.0
+            let side = 18.0 * scale
             canvas.draw(rendered, x: cx - side / 2, y: cy - side / 2, width: side, height: side)
         }
     }
 
-    static func drawMonogram(_ text: String, centerX: Double, centerY: Double, on canvas: RenderCanvas) {
-        let size = text.count <= 1 ? 15.0 : text.count == 2 ? 13.0 : 10.5
+    static func drawMonogram(_ text: String, centerX: Double, centerY: Double, scale: Double = 1, on canvas: RenderCanvas) {
+        let size = (text.count <= 1 ? 15.0 : text.count == 2 ? 13.0 : 10.5) * scale
         let runs = shape(text, size: size)
         let width = runs.reduce(0) { $0 + $1.advance }
         draw(runs, x: centerX - width / 2, y: centerY + size * 0.36, color: .white, on: canvas)
