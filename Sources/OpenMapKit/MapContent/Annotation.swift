@@ -4,8 +4,9 @@ import Foundation
 /// content sits on the coordinate (default: its centre), with the title underneath.
 ///
 /// Differs from MapKit: the content is not a live SwiftUI view but the small set of
-/// ``AnnotationContent`` (shapes, ``Image``, ``Text``, ``ZStack``, padding and frames), drawn
-/// into the map's image.
+/// ``AnnotationContent`` (shapes, ``Image``, ``Text``, ``ZStack``, padding, frames and the
+/// styling modifiers: `foregroundStyle`, `font`, `background`, `cornerRadius`, `clipShape`,
+/// `overlay`, `opacity`, `shadow`), drawn into the map's image.
 public struct Annotation: MapContent, PrimitiveMapContent {
     let title: String
     let coordinate: CLLocationCoordinate2D

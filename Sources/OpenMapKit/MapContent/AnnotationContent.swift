@@ -1,8 +1,10 @@
 // The small part of SwiftUI that annotation content is written in, drawn headless: shapes
 // (`Circle`, `Rectangle`, `RoundedRectangle`) filled or stroked, `Image(systemName:)`, `Text`,
-// `ZStack`, `.padding` and `.frame`. Layout is SwiftUI's in miniature: images and text have their
+// `ZStack`, `.padding` and `.frame`; the modifiers that style them are in
+// AnnotationContentModifiers.swift. Layout is SwiftUI's in miniature: images and text have their
 // own size, shapes take the size they are offered, a ZStack is as large as its largest sized child
-// and centres the others in it.
+// and centres the others in it. A foreground style or font given to a container reaches the
+// images, text and bare shapes inside that set none of their own, as SwiftUI's environment does.
 
 import Foundation
 import MapRender
@@ -80,6 +82,10 @@ public struct ZStack: AnnotationContent {
     }
 }
 
+extension ZStack: InheritsAnnotationStyle {
+    func inheriting(_ style: AnnotationStyle) -> any AnnotationContent { ZStack(items: items.map { style.apply(to: $0) }) }
+}
+
 /// Content with space around it.
 public struct PaddedContent: AnnotationContent {
     let content: any AnnotationContent
@@ -92,6 +98,10 @@ public struct PaddedContent: AnnotationContent {
     }
 }
 
+extension PaddedContent: InheritsAnnotationStyle {
+    func inheriting(_ style: AnnotationStyle) -> any AnnotationContent { PaddedContent(content: style.apply(to: content), inset: inset) }
+}
+
 /// Content at a fixed size.
 public struct FramedContent: AnnotationContent {
     let content: any AnnotationContent
@@ -102,9 +112,49 @@ public struct FramedContent: AnnotationContent {
         return CGSize(width: w, height: h)
     }
     public func draw(on canvas: RenderCanvas, in rect: CGRect) {
+        // Flexible content (shapes, stacks holding one) fills the frame, as SwiftUI offers it the
+        // frame's size; fixed content (images, text) keeps its own size, centred.
+        if AnnotationLayout.isFlexible(content) { return content.draw(on: canvas, in: rect) }
         let size = content.idealSize ?? rect.size
         let w = min(size.width, rect.width), h = min(size.height, rect.height)
         content.draw(on: canvas, in: CGRect(x: rect.midX - w / 2, y: rect.midY - h / 2, width: w, height: h))
+    }
+}
+
+/// SwiftUI's layout rules the content types share.
+enum AnnotationLayout {
+    /// Whether content takes whatever size it is offered: shapes, and content holding one.
+    static func isFlexible(_ content: any AnnotationContent) -> Bool {
+        switch content {
+        case is any AnnotationShape, is StyledShape: true
+        case let stack as ZStack: stack.items.contains(where: isFlexible)
+        case let padded as PaddedContent: isFlexible(padded.content)
+        case let wrapper as any WrapsAnnotationContent: isFlexible(wrapper.wrapped)
+        default: false
+        }
+    }
+
+    /// The path outlining content drawn in `rect` (what casts a shadow): a shape's own, a clip
+    /// or background shape's, the inner content's where padding or a frame moves it, else the rect.
+    static func outline(of content: any AnnotationContent, in rect: CGRect) -> [RenderPathElement] {
+        switch content {
+        case let shape as any AnnotationShape: return shape.path(in: rect)
+        case let styled as StyledShape: return styled.shape.path(in: rect)
+        case let padded as PaddedContent: return outline(of: padded.content, in: rect.insetBy(dx: padded.inset, dy: padded.inset))
+        case let framed as FramedContent:
+            if isFlexible(framed.content) { return outline(of: framed.content, in: rect) }
+            let size = framed.content.idealSize ?? rect.size
+            let w = min(size.width, rect.width), h = min(size.height, rect.height)
+            return outline(of: framed.content, in: CGRect(x: rect.midX - w / 2, y: rect.midY - h / 2, width: w, height: h))
+        case let outlined as any OutlinedContent: return outlined.outlinePath(in: rect)
+        default: return Rectangle().path(in: rect)
+        }
+    }
+}
+
+extension FramedContent: InheritsAnnotationStyle {
+    func inheriting(_ style: AnnotationStyle) -> any AnnotationContent {
+        FramedContent(content: style.apply(to: content), width: width, height: height)
     }
 }
 
@@ -180,15 +230,17 @@ public struct Circle: AnnotationShape {
 public struct Image: AnnotationContent {
     enum Source { case symbol(String), image(UIImage) }
     let source: Source
-    var color = Color.black
-    var side: CGFloat = 20
+    /// The symbol's colour; nil takes the one inherited from a container (black by default).
+    var color: Color?
+    /// The symbol's size; nil follows the inherited font (20 points without one).
+    var side: CGFloat?
 
     public init(systemName: String) { source = .symbol(systemName) }
     public init(uiImage: UIImage) { source = .image(uiImage) }
 
     public var idealSize: CGSize? {
         switch source {
-        case .symbol: CGSize(width: side, height: side)
+        case .symbol: CGSize(width: side ?? 20, height: side ?? 20)
         case .image(let image): image.size
         }
     }
@@ -211,9 +263,10 @@ public struct Image: AnnotationContent {
     public func draw(on canvas: RenderCanvas, in rect: CGRect) {
         switch source {
         case .symbol(let name):
+            // (A symbol is sized by its font: see `side`.)
             let icon = PointOfInterestIcon(systemImageName: name) ?? .pin
             icon.draw(on: canvas, centerX: Double(rect.midX), centerY: Double(rect.midY), size: Double(min(rect.width, rect.height)),
-                      color: color.renderColor)
+                      color: (color ?? .black).renderColor)
         case .image(let image):
             guard let rendered = try? image.canvas.makeImage() else { return }
             canvas.draw(rendered, x: Double(rect.minX), y: Double(rect.minY), width: Double(rect.width), height: Double(rect.height))
@@ -224,8 +277,13 @@ public struct Image: AnnotationContent {
 /// SwiftUI's `Text`, one line in the system font's stand-in (Noto Sans).
 public struct Text: AnnotationContent {
     let string: String
-    var color = Color.black
-    var fontSize: CGFloat = 17
+    /// The colour; nil takes the one inherited from a container (black by default).
+    var color: Color?
+    /// The size in points; nil takes the inherited font's (17, SwiftUI's body, without one).
+    var size: CGFloat?
+    /// Whether the text is bold (a bold or semibold font).
+    var bold = false
+    var fontSize: CGFloat { size ?? 17 }
 
     public init(_ string: String) { self.string = string }
 
@@ -238,12 +296,20 @@ public struct Text: AnnotationContent {
     /// The text's size in points.
     public func fontSize(_ size: CGFloat) -> Text {
         var copy = self
-        copy.fontSize = size
+        copy.size = size
+        return copy
+    }
+
+    /// The text in `font` (SwiftUI's `font`): its size and weight.
+    public func font(_ font: Font) -> Text {
+        var copy = self
+        copy.size = font.size
+        copy.bold = font.isBold
         return copy
     }
 
     private func shaped() -> [ShapedRun] {
-        AnnotationDrawing.shape(string, stack: ["Noto Sans Regular"], size: Double(fontSize))
+        AnnotationDrawing.shape(string, stack: [bold ? "Noto Sans Bold" : "Noto Sans Regular"], size: Double(fontSize))
     }
 
     public var idealSize: CGSize? {
@@ -251,7 +317,8 @@ public struct Text: AnnotationContent {
     }
 
     public func draw(on canvas: RenderCanvas, in rect: CGRect) {
-        AnnotationDrawing.draw(shaped(), x: Double(rect.minX), y: Double(rect.midY) + Double(fontSize) * 0.36, color: color.renderColor, on: canvas)
+        AnnotationDrawing.draw(shaped(), x: Double(rect.minX), y: Double(rect.midY) + Double(fontSize) * 0.36,
+                               color: (color ?? .black).renderColor, on: canvas)
     }
 }
 

@@ -3,9 +3,10 @@ import Foundation
 extension Map {
     /// How a map is drawn (SwiftUI's `MapStyle`): the standard street map, imagery, or hybrid.
     ///
-    /// Differs from MapKit: `elevation` and `showsTraffic` are accepted and ignored (maps are drawn
-    /// flat, without traffic), and `imagery` and `hybrid` need imagery tiles from
-    /// ``MapDataSource/imagery``.
+    /// Differs from MapKit: unsupported are `elevation: .realistic` (terrain and buildings are
+    /// drawn flat, pitched maps show the ground in perspective without relief) and `showsTraffic`
+    /// (OpenStreetMap has no traffic): both are accepted so MapKit code compiles, and change
+    /// nothing. `imagery` and `hybrid` need imagery tiles from ``MapDataSource/imagery``.
     public struct Style: Sendable {
         /// Whether terrain is drawn in relief (snapshots are drawn flat for now).
         public enum Elevation: Sendable { case automatic, flat, realistic }

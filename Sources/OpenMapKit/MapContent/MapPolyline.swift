@@ -13,6 +13,9 @@ public struct MapPolyline: MapContent, PrimitiveMapContent {
 
     public init(_ polyline: MKPolyline) { self.polyline = polyline }
 
+    /// A route's path (the WWDC23 trip planner's `MapPolyline(route)`).
+    public init(_ route: MKRoute) { polyline = route.polyline }
+
     public init(coordinates: [CLLocationCoordinate2D], contourStyle: ContourStyle = .straight) {
         polyline = contourStyle.geodesic ? MKGeodesicPolyline(coordinates: coordinates) : MKPolyline(coordinates: coordinates)
     }

@@ -55,11 +55,31 @@ public struct Marker: MapContent, PrimitiveMapContent {
         return nil
     }
 
-    /// A marker showing the image named `image`: there are no asset catalogues on Linux, so the
-    /// name is a PNG file's path; the pin is shown when it cannot be read.
+    /// A marker showing the image named `image`. There are no asset catalogues on Linux: the name
+    /// is looked up as a PNG among the resources of the main bundle and of every loaded bundle
+    /// (a SwiftPM target's `Bundle.module`, e.g. `DucklingAsset.png`), then as a file path; the
+    /// pin is shown when no image is found.
     public init(_ title: String, image: String, coordinate: CLLocationCoordinate2D) {
         (self.title, self.coordinate) = (title, coordinate)
-        glyph = UIImage(contentsOfFile: image).map { .image($0) } ?? .pin
+        glyph = Marker.resourceImage(named: image).map { .image($0) } ?? .pin
+    }
+
+    /// A marker showing the image named `image` in `bundle`'s resources (a PNG).
+    public init(_ title: String, image: String, bundle: Bundle, coordinate: CLLocationCoordinate2D) {
+        (self.title, self.coordinate) = (title, coordinate)
+        glyph = Marker.resourceImage(named: image, in: [bundle]).map { .image($0) } ?? .pin
+    }
+
+    /// The PNG named `name` in the first of `bundles` that has it (the name may carry its
+    /// extension), else the file at the path `name`.
+    static func resourceImage(named name: String, in bundles: [Bundle] = [Bundle.main] + Bundle.allBundles) -> UIImage? {
+        let url = URL(fileURLWithPath: name)
+        let base = url.pathExtension.isEmpty ? name : url.deletingPathExtension().lastPathComponent
+        let ext = url.pathExtension.isEmpty ? "png" : url.pathExtension
+        for bundle in bundles {
+            if let found = bundle.url(forResource: base, withExtension: ext), let image = UIImage(contentsOfFile: found.path) { return image }
+        }
+        return UIImage(contentsOfFile: name)
     }
 
     func collect(into scene: inout MapScene, _ environment: MapContentEnvironment) {

@@ -1,9 +1,10 @@
 import Foundation
 
-/// The user's location (SwiftUI's `UserAnnotation`): the blue dot, where ``Map/userLocation(_:)`` is.
+/// The user's location (SwiftUI's `UserAnnotation`): the blue dot.
 ///
-/// Differs from MapKit: there is no location service; the dot is drawn where the map's
-/// ``Map/userLocation(_:)`` puts it, and `anchor` is ignored.
+/// In a ``MapHost`` the dot follows the map view's ``MKMapView/userLocationProvider`` (a GPX or
+/// NMEA replay, gpsd, a fixed place), or the map's ``Map/userLocation(_:)``; a snapshot draws it
+/// where ``Map/userLocation(_:)`` puts it. `anchor` is ignored: the dot is centred.
 public struct UserAnnotation: MapContent, PrimitiveMapContent {
     public init() {}
     public init(anchor: UnitPoint) {}
