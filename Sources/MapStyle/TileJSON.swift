@@ -7,13 +7,16 @@ import Foundation
 /// error; members of the wrong type are ignored as if absent. Relative tile templates are
 /// resolved against the document's own URL, as MapLibre does.
 public struct TileJSON: Sendable, Equatable {
+    /// Tile URL templates with `{z}/{x}/{y}` tokens, relative ones resolved.
     public var tiles: [String]
+    /// The zoom range the tiles exist at; nil when the document does not say.
     public var minzoom: Double?
     public var maxzoom: Double?
     /// [west, south, east, north] in degrees.
     public var bounds: [Double]?
     /// "xyz" or "tms".
     public var scheme: String?
+    /// The credit the tiles need (HTML).
     public var attribution: String?
 
     /// Reads a TileJSON document fetched from `url` (nil when its address is unknown; relative
