@@ -145,7 +145,8 @@ open class MKTileOverlay: NSObject, MKOverlay, @unchecked Sendable {
 /// map view whose overlay replaces the map) waits for them, at most 30 seconds in all; a map
 /// view's frame (``MKMapView/render()``) draws the tiles already loaded or cached and does not
 /// wait for the rest: they are drawn by a later frame, and until then the frame's
-/// `mapViewDidFinishRenderingMap(_:fullyRendered:)` says false.
+/// `mapViewDidFinishRenderingMap(_:fullyRendered:)` says false; ``MKMapView/hasNewlyLoadedTiles``
+/// tells when they have come.
 ///
 /// Differs from MapKit: only PNG tiles are decoded; a failed tile is not asked for again until
 /// ``reloadData()``.
@@ -172,6 +173,8 @@ open class MKTileOverlayRenderer: MKOverlayRenderer, @unchecked Sendable {
     var tileWait: TimeInterval = 30
     private var lastWarnings: [String] = []
     private var lastPending = 0
+    /// Whether tiles came after the last drawing took its tiles (a later frame would show them).
+    nonisolated(unsafe) private var arrived = false
 
     /// The tiles the last drawing could not draw, each with why (an OpenMapKit addition): the
     /// error the overlay's ``MKTileOverlay/loadTile(at:result:)`` gave (an HTTP status, a
@@ -181,6 +184,9 @@ open class MKTileOverlayRenderer: MKOverlayRenderer, @unchecked Sendable {
 
     /// Whether the last drawing left out tiles still loading (a map view frame draws them later).
     var hasPendingTiles: Bool { cacheLock.withLock { lastPending > 0 } }
+
+    /// Whether tiles loaded after the last drawing took its tiles, which a new drawing would show.
+    var hasNewTiles: Bool { cacheLock.withLock { arrived } }
 
     /// Forgets loaded tiles so the next drawing loads them again.
     open func reloadData() {
@@ -257,12 +263,15 @@ open class MKTileOverlayRenderer: MKOverlayRenderer, @unchecked Sendable {
                     guard generation == asked else { return }
                     cache[path] = tile
                     loading.remove(path)
+                    arrived = true
                 }
                 group.leave()
             }
         }
         if !wanted.isEmpty, tileWait > 0 { _ = group.wait(timeout: .now() + tileWait) }
         return cacheLock.withLock {
+            // What came until now is drawn by this drawing; only later tiles are new.
+            arrived = false
             var found: [MKTileOverlayPath: Loaded] = [:]
             for path in paths { if let tile = cache[path] { found[path] = tile } }
             return found
