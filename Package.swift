@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
     ],
     targets: [
         // Coordinates, WGS84 geodesics, spherical Mercator, regions, camera and tile math.
@@ -49,9 +50,13 @@ let package = Package(
         // Style + tiles + camera → pixels: one painter per layer type on a Cairo canvas, FreeType
         // fonts and HarfBuzz shaping, symbol placement, the default styles.
         .target(name: "MapRender", dependencies: ["MapGeometry", "MapStyle", "MapFormats", "CCairo", "CHarfBuzz"]),
-        // The public MapKit-shaped API; re-exports MapGeometry.
+        // The public MapKit-shaped API; re-exports MapGeometry. AsyncHTTPClient (with NIO's types)
+        // fetches remote tiles, TileJSON and styles (Engine/TileFetching).
         .target(name: "OpenMapKit", dependencies: ["MapGeometry", "MapFormats", "MapBundle", "MapStyle", "MapRender",
-                                                   "MapSearch", "MapRouting"]),
+                                                   "MapSearch", "MapRouting",
+                                                   .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                   .product(name: "NIOCore", package: "swift-nio"),
+                                                   .product(name: "NIOHTTP1", package: "swift-nio")]),
         // SDL2 (libsdl2-dev): MapWindow's window (the window of `openmapkit view`).
         .systemLibrary(name: "CSDL2", path: "Sources/CSDL2", providers: [.apt(["libsdl2-dev"])]),
         // A desktop window (SDL2) that shows an MKMapView and turns mouse, wheel and keys into its gestures.

@@ -9,11 +9,17 @@ public struct StyleResourceLoader: Sendable {
     public var tile: @Sendable (_ sourceID: String, _ tile: TileID) -> [UInt8]?
     /// The bytes behind a URL a style names (a GeoJSON source's `data` string).
     public var resource: @Sendable (_ url: String) -> [UInt8]?
+    /// Why `tile` had no bytes for a tile that should exist (a fetch that failed: an HTTP error,
+    /// a timeout), asked only after `tile` returned nil; nil for a tile that simply does not
+    /// exist. The renderer names such tiles in its warnings.
+    public var tileFailure: @Sendable (_ sourceID: String, _ tile: TileID) -> String?
 
     public init(tile: @escaping @Sendable (_ sourceID: String, _ tile: TileID) -> [UInt8]?,
-                resource: @escaping @Sendable (_ url: String) -> [UInt8]? = { _ in nil }) {
+                resource: @escaping @Sendable (_ url: String) -> [UInt8]? = { _ in nil },
+                tileFailure: @escaping @Sendable (_ sourceID: String, _ tile: TileID) -> String? = { _, _ in nil }) {
         self.tile = tile
         self.resource = resource
+        self.tileFailure = tileFailure
     }
 
     /// Reads files: relative tile templates and data paths are resolved against `directory` (the
@@ -528,10 +534,14 @@ public final class StyleRenderer {
     /// The loader's bytes for a tile. A `"scheme": "tms"` source numbers its rows from the south,
     /// so the loader is asked for the flipped row (MapLibre's render test tms/tms).
     private func tileBytes(_ sourceID: String, _ id: TileID) -> [UInt8]? {
-        guard style.sources.first(where: { $0.id == sourceID })?.source.scheme == "tms", let flipped = TileID(z: id.z, x: id.x, tmsY: id.y) else {
-            return loader.tile(sourceID, id)
+        var asked = id
+        if style.sources.first(where: { $0.id == sourceID })?.source.scheme == "tms", let flipped = TileID(z: id.z, x: id.x, tmsY: id.y) {
+            asked = flipped
         }
-        return loader.tile(sourceID, flipped)
+        if let bytes = loader.tile(sourceID, asked) { return bytes }
+        // A tile that should have come (a failed fetch) is named in the warnings, not silently missing.
+        if let failure = loader.tileFailure(sourceID, asked) { tileFailures[TileKey(source: sourceID, tile: id)] = failure }
+        return nil
     }
 
     /// A raster tile's image; nil when missing, or undecodable (then noted in `tileFailures`).

@@ -215,6 +215,8 @@ public final class MapWindow {
                 needsFrame = true
             }
             if mapView.isTransitioningStyle { needsFrame = true }
+            // Remote tiles a frame did not wait for have come (checked at least every 250 ms).
+            if mapView.hasNewlyLoadedTiles { needsFrame = true }
             // The map came to rest after frames drawn at low resolution: draw it sharp.
             if drawnScale < 1, !moving { needsFrame = true }
             if needsFrame, running {

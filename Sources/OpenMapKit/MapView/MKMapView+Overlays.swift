@@ -27,6 +27,13 @@ extension MKMapView {
         overlayRenderers[ObjectIdentifier(overlay)]
     }
 
+    /// Whether tile overlays received tiles since the last ``render()`` (an OpenMapKit addition):
+    /// a frame draws the tiles it has and fetches the rest, so whoever draws frames (a window)
+    /// draws again when this turns true to show them.
+    public var hasNewlyLoadedTiles: Bool {
+        overlays.contains { (renderer(for: $0) as? MKTileOverlayRenderer)?.hasNewTiles == true }
+    }
+
     /// Adds an overlay at the end of the `aboveLabels` level.
     public func addOverlay(_ overlay: any MKOverlay) { addOverlays([overlay], level: .aboveLabels) }
 

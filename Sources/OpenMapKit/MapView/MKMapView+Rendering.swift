@@ -59,7 +59,9 @@ extension MKMapView {
                     renderState.loadedKey = key
                     delegate?.mapViewDidFinishLoadingMap(self)
                 }
-                delegate?.mapViewDidFinishRenderingMap(self, fullyRendered: true)
+                // Not fully rendered while tile overlays still fetch tiles (MapKit says the same).
+                let pending = options.overlays.contains { ($0.renderer as? MKTileOverlayRenderer)?.hasPendingTiles == true }
+                delegate?.mapViewDidFinishRenderingMap(self, fullyRendered: !pending)
             case .failure(let error):
                 renderState.loadedKey = nil
                 // A failed frame shows no map features (see MKMapView+FeatureQueries.swift).
@@ -84,7 +86,7 @@ extension MKMapView {
             renderState.rendererCache = nil
             // The view draws the credit with its ornaments, where its layout puts it.
             options.showsAttribution = false
-            let snapshot = try SnapshotEngine.render(options: options, dataSource: renderState.dataSource)
+            let snapshot = try SnapshotEngine.render(options: options, dataSource: renderState.dataSource, tileWait: 0)
             ornamentAttribution = snapshot.attribution
             return snapshot.image
         }
@@ -102,9 +104,11 @@ extension MKMapView {
                     renderState.paintTransitions.styleChanged(from: drawn.style, to: document, at: clock.now)
                 }
                 renderState.drawnStyleDocument = (document, renderState.styleVersion)
-                let loader = SnapshotEngine.makeLoader(style: document, dataSource: dataSource, scale: scale, styleURL: renderState.styleBaseURL)
+                // TileJSON sources (a configurationURL) are resolved once per document version.
+                let resolved = try StyleFetching.resolvingTileJSON(document, base: renderState.styleBaseURL)
+                let loader = SnapshotEngine.makeLoader(style: resolved, dataSource: dataSource, scale: scale, styleURL: renderState.styleBaseURL)
                 renderState.rendererCache = MapViewRendererCache(
-                    key: key, renderers: MapStyleRenderers(style: document, loader: loader, transitions: renderState.paintTransitions),
+                    key: key, renderers: MapStyleRenderers(style: resolved, loader: loader, transitions: renderState.paintTransitions),
                     keeping: [dataSource])
             }
             renderState.rendererCache!.renderers.transitionTime = clock.now
@@ -122,7 +126,8 @@ extension MKMapView {
         }
         let renderers = renderState.rendererCache!.renderers
         ornamentAttribution = MapAttribution.lines(of: renderers.style)
-        let canvas = try SnapshotEngine.drawMap(options: options, renderers: renderers)
+        // Tile overlays draw what they have and fetch the rest for a later frame (see MKTileOverlayRenderer).
+        let canvas = try SnapshotEngine.drawMap(options: options, renderers: renderers, tileWait: 0)
         AnnotationDrawing.draw(markers: options.markers, annotations: options.customAnnotations, userLocation: options.userLocation,
                                showTitles: options.showsAnnotationTitles, dark: options.isDark, on: canvas, viewport: options.viewport)
         return UIImage(canvas: canvas)

@@ -441,8 +441,10 @@ open class MKOverlayRenderer: NSObject, @unchecked Sendable {
     open func setNeedsDisplay(_ mapRect: MKMapRect, zoomScale: MKZoomScale) {}
 
     /// Draws the renderer on a canvas showing `viewport`, as a snapshot does: once, for the
-    /// visible map rectangle, at the renderer's alpha.
-    func render(on canvas: RenderCanvas, viewport: MapViewport) {
+    /// visible map rectangle, at the renderer's alpha. A tile overlay's renderer waits up to
+    /// `tileWait` seconds for tiles still loading (a map view frame waits for none).
+    func render(on canvas: RenderCanvas, viewport: MapViewport, tileWait: TimeInterval = SnapshotEngine.tileWait) {
+        (self as? MKTileOverlayRenderer)?.tileWait = tileWait
         let visible = viewport.visibleMapRect
         guard overlay.intersects(visible) || overlay is MKTileOverlay else { return }
         contentScaleFactor = CGFloat(canvas.scale)

@@ -342,7 +342,11 @@ extension MKMapSnapshotter {
 
 /// The drawing shared by ``MKMapSnapshotter`` and ``Map``: style, passes, overlays, annotations.
 enum SnapshotEngine {
+    /// How long a snapshot waits for the tiles of its tile overlays, all together.
+    static let tileWait: TimeInterval = 30
+
     static func render(options: MKMapSnapshotter.Options, dataSource explicit: MapDataSource?,
+                       tileWait: TimeInterval = tileWait,
                        isCancelled: () -> Bool = { false }) throws -> MKMapSnapshotter.Snapshot {
         let size = options.size, scale = Double(options.scale)
         guard size.width > 0, size.height > 0, size.width.isFinite, size.height.isFinite else {
@@ -363,12 +367,16 @@ enum SnapshotEngine {
             canvas.fill(RenderColor(red: 0.96, green: 0.95, blue: 0.93))
             let below = options.overlays.filter { $0.level == .aboveRoads }.map(\.renderer)
             let above = options.overlays.filter { $0.level == .aboveLabels }.map(\.renderer)
-            for renderer in below + above { renderer.render(on: canvas, viewport: viewport); if isCancelled() { throw CancellationError() } }
+            for renderer in below + above {
+                renderer.render(on: canvas, viewport: viewport, tileWait: tileWait)
+                if isCancelled() { throw CancellationError() }
+            }
         } else {
             let dataSource = try explicit ?? MapDataSource.resolved()
             let style = try makeStyle(options: options, dataSource: dataSource)
             let loader = makeLoader(style: style, dataSource: dataSource, scale: scale, styleURL: options.styleURL)
-            canvas.draw(try drawMap(options: options, renderers: MapStyleRenderers(style: style, loader: loader), isCancelled: isCancelled))
+            canvas.draw(try drawMap(options: options, renderers: MapStyleRenderers(style: style, loader: loader), tileWait: tileWait,
+                                    isCancelled: isCancelled))
             attribution = MapAttribution.lines(of: style)
         }
         if isCancelled() { throw CancellationError() }
@@ -383,7 +391,7 @@ enum SnapshotEngine {
     /// markers and annotations): the whole style then the `aboveLabels` overlays, or, when there
     /// are `aboveRoads` overlays, the style's base, those overlays, its labels, then the rest.
     /// The map's labels make way for the markers and annotations to be drawn over it.
-    static func drawMap(options: MKMapSnapshotter.Options, renderers: MapStyleRenderers,
+    static func drawMap(options: MKMapSnapshotter.Options, renderers: MapStyleRenderers, tileWait: TimeInterval = tileWait,
                         isCancelled: () -> Bool = { false }) throws -> RenderCanvas {
         let viewport = options.viewport
         let reserved = AnnotationDrawing.reservedAreas(markers: options.markers, annotations: options.customAnnotations,
@@ -411,12 +419,12 @@ enum SnapshotEngine {
             let (base, labels) = try renderers.split()
             canvas = try draw(base)
             if isCancelled() { throw CancellationError() }
-            for renderer in below { renderer.render(on: canvas, viewport: viewport) }
+            for renderer in below { renderer.render(on: canvas, viewport: viewport, tileWait: tileWait) }
             if let labels { canvas.draw(try draw(labels)) }
             renderers.drawn = [base] + (labels.map { [$0] } ?? [])
         }
         if isCancelled() { throw CancellationError() }
-        for renderer in above { renderer.render(on: canvas, viewport: viewport) }
+        for renderer in above { renderer.render(on: canvas, viewport: viewport, tileWait: tileWait) }
         return canvas
     }
 
@@ -428,6 +436,7 @@ enum SnapshotEngine {
             do { style = try Style(data: [UInt8](Data(contentsOf: url))) } catch {
                 throw MKError(.serverFailure, reason: "\(url.path): \(error)")
             }
+            style = try StyleFetching.resolvingTileJSON(style, base: url)
         } else {
             let builtIn = options.preferredConfiguration.defaultStyle(dark: options.isDark)
             if builtIn == .hybrid || builtIn == .imagery, dataSource.imagery == nil {
@@ -442,28 +451,62 @@ enum SnapshotEngine {
     }
 
     /// Where the renderer reads: imagery tiles from the data source's imagery overlay, vector tiles
-    /// from its bundles (or, in a style file, from the files its sources name), resources from the
-    /// built-in styles or the style file's folder.
-    static func makeLoader(style: Style, dataSource: MapDataSource, scale: Double, styleURL: URL?) -> StyleResourceLoader {
+    /// from its bundles (or, in a style file, from the files its sources name), tiles named by
+    /// `http(s)` templates through the ``TileFetcher`` (waited for, each at most
+    /// `StyleFetching.timeout`; a tile that failed is named in the renderer's warnings),
+    /// resources from the built-in styles or the style file's folder.
+    static func makeLoader(style: Style, dataSource: MapDataSource, scale: Double, styleURL: URL?,
+                           fetcher: TileFetcher = .shared) -> StyleResourceLoader {
         let files = styleURL.map { StyleResourceLoader.files(relativeTo: $0.deletingLastPathComponent().path, style: style) }
         var fromFiles: Set<String> = []
-        for (id, source) in style.sources where files != nil {
-            if !source.tiles.isEmpty, !source.tiles.allSatisfy({ $0.hasPrefix("bundle://") }) { fromFiles.insert(id) }
+        var remote: [String: [String]] = [:]
+        for (id, source) in style.sources where !source.tiles.isEmpty && !source.tiles.allSatisfy({ $0.hasPrefix("bundle://") }) {
+            if source.tiles.contains(where: StyleFetching.isRemote) {
+                remote[id] = source.tiles
+            } else if files != nil {
+                fromFiles.insert(id)
+            }
         }
-        let fileSources = fromFiles
+        let fileSources = fromFiles, remoteSources = remote
         let imagery = dataSource.imagery
+        let failures = TileFailureLog()
         return StyleResourceLoader(tile: { sourceID, id in
             if sourceID == DefaultStyle.imagerySourceID, let imagery {
                 let path = imagery.path(x: id.x, y: id.y, z: id.z, scale: CGFloat(scale))
-                return imagery.tileData(at: path).map { [UInt8]($0) }
+                switch imagery.tileResult(at: path) {
+                case .success(let data): return data.map { [UInt8]($0) }
+                case .failure(let error):
+                    failures.note(sourceID, id, "\(error.localizedDescription)")
+                    return nil
+                }
+            }
+            if let templates = remoteSources[sourceID] {
+                // The first template that gives the tile wins; the last failure is the one reported.
+                for template in templates {
+                    let filled = StyleFetching.fill(template, id)
+                    if !StyleFetching.isRemote(template) {
+                        if let bytes = files?.resource(filled) { return bytes }
+                        continue
+                    }
+                    guard let url = URL(string: filled) else { continue }
+                    switch fetcher.data(for: url, timeout: StyleFetching.timeout) {
+                    case .success(let data): return [UInt8](data)
+                    case .failure(.httpStatus(_, 404)): continue  // a tile the server does not have: the sea, outside the extract
+                    case .failure(let error): failures.note(sourceID, id, error.description)
+                    }
+                }
+                return nil
             }
             if fileSources.contains(sourceID) { return files?.tile(sourceID, id) }
             return dataSource.vectorTile(id)
         }, resource: { url in
             // Absolute file URLs (a runtime-styling shape source's GeoJSON) read with any style.
-            DefaultStyle.resource(url) ?? files?.resource(url)
+            if StyleFetching.isRemote(url), let remote = URL(string: url) {
+                return (try? fetcher.data(for: remote, timeout: StyleFetching.timeout).get()).map { [UInt8]($0) }
+            }
+            return DefaultStyle.resource(url) ?? files?.resource(url)
                 ?? (url.hasPrefix("file://") ? URL(string: url).flatMap { try? Data(contentsOf: $0) }.map { [UInt8]($0) } : nil)
-        })
+        }, tileFailure: { sourceID, id in failures.take(sourceID, id) })
     }
 }
 

@@ -3,9 +3,6 @@
 // class elsewhere; they change `document`, which the map view's engine draws.
 
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import MapRender
 import MapStyle
 
@@ -148,31 +145,14 @@ public final class MGLStyle {
         }
     }
 
-    /// The body of an HTTP(S) GET of `url`, waited for (at most 30 s); throws on a transport
-    /// error or a status other than 2xx.
+    /// The body of an HTTP(S) GET of `url` through the tile fetcher (its cache and its
+    /// concurrency bound), waited for at most 30 s; throws on a transport error, a timeout or a
+    /// status other than 2xx.
     private static func fetch(_ url: URL) throws -> Data {
-        final class Box: @unchecked Sendable {
-            var result: Result<Data, any Error> = .failure(MKError(.serverFailure, reason: "no answer"))
+        switch TileFetcher.shared.data(for: url, timeout: 30) {
+        case .success(let data): return data
+        case .failure(let error): throw MKError(.serverFailure, reason: error.description)
         }
-        let box = Box(), done = DispatchSemaphore(value: 0)
-        var request = URLRequest(url: url, timeoutInterval: 30)
-        request.httpMethod = "GET"
-        let task = URLSession.shared.dataTask(with: request) { data, response, error in
-            if let error {
-                box.result = .failure(MKError(.serverFailure, reason: "\(url.absoluteString): \(error.localizedDescription)"))
-            } else if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-                box.result = .failure(MKError(.serverFailure, reason: "\(url.absoluteString): HTTP \(http.statusCode)"))
-            } else {
-                box.result = .success(data ?? Data())
-            }
-            done.signal()
-        }
-        task.resume()
-        if done.wait(timeout: .now() + 31) == .timedOut {
-            task.cancel()
-            throw MKError(.serverFailure, reason: "\(url.absoluteString): timed out")
-        }
-        return try box.result.get()
     }
 
     /// The attribution of the style's sources (see `MapAttribution.lines(of:)`).

@@ -53,9 +53,16 @@ public enum MGLDEMEncoding: UInt, Sendable {
 /// A source of tiles (Mapbox's `MGLTileSource`): the common part of ``MGLVectorTileSource``,
 /// ``MGLRasterTileSource`` and ``MGLRasterDEMSource``.
 ///
-/// Differs from Mapbox: no `attributionInfos` (there is no `MGLAttributionInfo`); tiles are read
-/// by the map view's data source and resource loader (your bundle's tiles, `file://` templates),
-/// and a TileJSON `configurationURL` is stored in the style for MapLibre clients but not fetched.
+/// Tiles are read by the map view's data source and resource loader: your bundle's tiles,
+/// `file://` and relative templates, and `http(s)` templates fetched (and cached on disk) as
+/// ``MKTileOverlay``'s are. A TileJSON `configurationURL` (`file://`, a path relative to the style
+/// file's folder, or `http(s)`) is read before the map is drawn: its `tiles`, `minzoom`, `maxzoom`,
+/// `bounds`, `scheme` and `attribution` are used, unless the source's options give them.
+///
+/// Differs from Mapbox: no `attributionInfos` (there is no `MGLAttributionInfo`); a
+/// `mapbox://` configuration URL (a Mapbox account's tileset) is not read, and its source draws
+/// nothing; a TileJSON document that cannot be read fails the map's loading (Mapbox reports it
+/// and draws the rest).
 public class MGLTileSource: MGLSource {
     init(identifier: String, type: String, configurationURL: URL?, tileURLTemplates: [String]?, options: [MGLTileSourceOption: Any]?) {
         var object = JSONObject([("type", .string(type))])
