@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "OpenMapKit", targets: ["OpenMapKit"]),
         .library(name: "MapWindow", targets: ["MapWindow"]),
         .executable(name: "openmapkit", targets: ["openmapkit"]),
+        .executable(name: "trip-planner", targets: ["trip-planner"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -90,6 +91,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The WWDC23 trip planner's map, running on Linux in a MapWindow over the Monaco sample.
+        .executableTarget(name: "trip-planner", dependencies: ["OpenMapKit", "MapWindow"], path: "Examples/TripPlanner"),
         // Helpers shared by the tests and benchmarks: the shared test data, the sample bundles
         // imported once per process, a seeded random number generator, the relevance suite.
         .target(name: "TestSupport", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapImport"]),
@@ -125,7 +128,7 @@ let package = Package(
                                                           .product(name: "HTTPTypes", package: "swift-http-types")],
                     exclude: ["WebMapPage/Browser"]),
         // Runs the built `openmapkit` binary as a user would.
-        .testTarget(name: "CommandLineTests", dependencies: ["openmapkit", "TestSupport"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["openmapkit", "trip-planner", "TestSupport"]),
         // Opens a MapWindow from Swift on a virtual X server (Xvfb).
         .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "OpenMapKit", "TestSupport"]),
     ],

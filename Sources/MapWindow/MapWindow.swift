@@ -39,8 +39,17 @@ public final class MapWindow {
     /// The Mapbox-shaped map view the window shows, when it was made with
     /// ``init(mapboxMapView:title:size:)``; ``mapView`` is then its engine.
     public let mapboxMapView: MGLMapView?
-    /// Draws a frame: the map view's `render()`, or the Mapbox face's (its style, its ornaments).
-    private let renderMap: () throws -> UIImage
+    /// Draws a frame: the map view's `render()`, or the Mapbox face's (its style, its ornaments),
+    /// or the map host's (which evaluates its map first).
+    private var renderMap: () throws -> UIImage
+    /// The host whose `Map` the window shows, when made with ``init(mapHost:title:size:)``.
+    public private(set) var mapHost: MapHost?
+
+    /// What the app shows along the bottom of the window (an OpenMapKit addition), asked for
+    /// before each frame; nil shows nothing. Clicks on its buttons run their actions.
+    public var panel: (() -> MapWindowPanel)?
+    private var panelButtons: [(CGRect, MapWindowButton)] = []
+    private var panelLines: [String]?
 
     /// Called on the window's thread for every event the window handled, every camera change
     /// that settled and every frame it drew, with the map view's state after it (what
@@ -108,6 +117,17 @@ public final class MapWindow {
     /// engine both faces share). The Mapbox view's delegate hears its callbacks as usual.
     public convenience init(mapboxMapView: MGLMapView, title: String = "OpenMapKit", size: CGSize? = nil) throws {
         try self.init(engine: mapboxMapView.windowEngine, mapbox: mapboxMapView, title: title, size: size)
+    }
+
+    /// Opens a window showing a live `Map` (see `MapHost`): the window drives the host's map view,
+    /// evaluates the host's map before each frame (and redraws when it changed), and sends clicks
+    /// to the host, which selects content, works the controls and calls the map's tap action.
+    /// The window's own places, search and routes are off: the app's map is its own. Tasks the
+    /// app starts on the main actor (a search, directions) run between the window's frames.
+    public convenience init(mapHost: MapHost, title: String = "OpenMapKit", size: CGSize? = nil) throws {
+        try self.init(engine: mapHost.mapView, mapbox: nil, title: title, size: size)
+        self.mapHost = mapHost
+        renderMap = { try mapHost.render() }
     }
 
     private init(engine mapView: MKMapView, mapbox: MGLMapView?, title: String, size: CGSize?) throws {
@@ -217,6 +237,12 @@ public final class MapWindow {
             if mapView.isTransitioningStyle { needsFrame = true }
             // Remote tiles a frame did not wait for have come (checked at least every 250 ms).
             if mapView.hasNewlyLoadedTiles { needsFrame = true }
+            if let mapHost {
+                // The app's main-actor tasks (searches, directions) finish here, between frames,
+                // and whatever state they changed shows in the next one.
+                RunLoop.main.run(until: Date())
+                if mapHost.update() { needsFrame = true }
+            }
             // The map came to rest after frames drawn at low resolution: draw it sharp.
             if drawnScale < 1, !moving { needsFrame = true }
             if needsFrame, running {
@@ -224,6 +250,12 @@ public final class MapWindow {
                 drawFrame()
             }
         }
+    }
+
+    /// The frame shown now as a PNG (an OpenMapKit addition): the map with the controls and the
+    /// app's panel drawn over it, at the window's size; for screenshots and tests.
+    public func framePNG() throws -> [UInt8] {
+        do { return try canvas.pngData() } catch { throw MapWindowError("cannot encode the frame: \(error.description)") }
     }
 
     /// Asks ``run()`` to return: it does once it has handled the events before this request.
@@ -261,6 +293,7 @@ public final class MapWindow {
         drawnScale = canvas.scale
         drawSearchField()
         drawStatus()
+        drawPanel()
         let composed = now
         if canvas.pixelWidth != texturePixels.width || canvas.pixelHeight != texturePixels.height {
             do { try makeTexture() } catch { status = "\(error)"; return }
@@ -420,6 +453,7 @@ public final class MapWindow {
         case SDLK_UP.rawValue: mapView.pan(by: CGPoint(x: 0, y: 100)); report("key:up")
         case SDLK_DOWN.rawValue: mapView.pan(by: CGPoint(x: 0, y: -100)); report("key:down")
         case SDLK_SLASH.rawValue, SDLK_KP_DIVIDE.rawValue:
+            guard mapHost == nil else { break }
             searchFocused = true
             searchText = ""
             ignoreSlash = true
@@ -457,6 +491,18 @@ public final class MapWindow {
     /// interest nearest the click (within 40 m), else the address there, gets a marker that is
     /// selected so its callout shows.
     private func select(at point: CGPoint) {
+        if let button = panelButtons.first(where: { $0.0.contains(point) })?.1 {
+            button.action()
+            needsFrame = true
+            report("button", ["x": Double(point.x), "y": Double(point.y)], query: button.title)
+            return
+        }
+        if let mapHost {
+            mapHost.tap(at: point)
+            needsFrame = true
+            report("click", ["x": Double(point.x), "y": Double(point.y)])
+            return
+        }
         if mapView.isOnCompass(point) {
             // The map view turns the map north up.
             mapView.tap(at: point)
@@ -503,6 +549,7 @@ public final class MapWindow {
     /// A right-click: the first sets the route's start, the second its end and draws the route
     /// (MKDirections, by car); a third starts a new route.
     private func routePoint(at point: CGPoint) {
+        guard mapHost == nil else { return }
         let coordinate = mapView.convert(point, toCoordinateFrom: mapView)
         guard CLLocationCoordinate2DIsValid(coordinate) else { return }
         if routeEnds.count >= 2 { clearRoute() }
@@ -595,6 +642,29 @@ public final class MapWindow {
                  color: searchText.isEmpty ? RenderColor(red: 0.55, green: 0.55, blue: 0.58) : RenderColor(red: 0, green: 0, blue: 0))
     }
 
+    /// Draws the app's panel over the bottom of the frame, above the map data's credit.
+    private func drawPanel() {
+        panelButtons = []
+        guard let panel = panel?() else { return }
+        panelLines = panel.lines
+        let reserved = mapView.attributionFrame.map { canvas.height - Double($0.minY) + 2 } ?? 0
+        let size = MapWindowPanelLayout.textSize
+        let measure = { (text: String) -> Double in
+            ((try? FontCatalog.installed.shapeLine(text, stack: Self.uiFont, size: size)) ?? []).reduce(0) { $0 + $1.advance }
+        }
+        guard let layout = MapWindowPanelLayout.layout(panel, width: canvas.width, height: canvas.height, reserved: reserved,
+                                                       measure: measure) else { return }
+        canvas.fill(path: MapWindowPanelLayout.rounded(layout.box, radius: 10), color: RenderColor(red: 1, green: 1, blue: 1, alpha: 0.88))
+        for (line, origin) in layout.lines {
+            drawText(line, x: Double(origin.x), y: Double(origin.y), size: size + 1, color: RenderColor(red: 0.1, green: 0.1, blue: 0.12))
+        }
+        for (frame, button) in layout.buttons {
+            canvas.fill(path: MapWindowPanelLayout.rounded(frame, radius: 8), color: RenderColor(red: 0.0, green: 0.48, blue: 1.0))
+            drawText(button.title, x: Double(frame.minX) + 12, y: Double(frame.midY) + size * 0.36, size: size, color: RenderColor(red: 1, green: 1, blue: 1))
+        }
+        panelButtons = layout.buttons
+    }
+
     private func drawStatus() {
         guard !status.isEmpty else { return }
         let h = 26.0, y = canvas.height - h
@@ -636,6 +706,7 @@ public final class MapWindow {
         line.results = results?.map { Report.Place(title: $0.title ?? "", latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude) }
         line.failure = failure
         line.animating = mapView.isAnimating
+        line.panel = panelLines
         onReport(line)
     }
 

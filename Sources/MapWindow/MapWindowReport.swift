@@ -16,7 +16,8 @@ extension MapWindow {
         /// What happened: `open` (``MapWindow/run()`` started), `frame` (a frame was drawn),
         /// `camera` (a camera change settled), `drag`, `wheel`, `doubleClick`, `rotate`, `click`,
         /// `compass`, `key:+`, `key:-`, `key:left` (and `right`, `up`, `down`), `searchFocused`,
-        /// `searchCancelled`, `search`, `routeStart`, `route`, `cleared`.
+        /// `searchCancelled`, `search`, `routeStart`, `route`, `cleared`, `button` (a panel button; its
+        /// title in ``query``).
         public var event: String
         /// The event's numbers: the pointer's `x` and `y` and the wheel's `steps`; the window's
         /// `width` and `height` (open); the frame's `milliseconds`, `mapMilliseconds`,
@@ -39,6 +40,8 @@ extension MapWindow {
         public var failure: String?
         /// Whether the camera is still moving by an animation.
         public var animating = false
+        /// The lines of the app's panel as last drawn (see ``MapWindow/panel``), when it has one.
+        public var panel: [String]?
 
         init(event: String, values: [String: Double]?) {
             self.event = event

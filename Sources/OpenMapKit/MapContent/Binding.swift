@@ -5,6 +5,9 @@ import Foundation
 ///
 /// A ``MapHost`` reads a map's position and selection bindings before each frame and writes them
 /// back as the person moves the map and selects content; a snapshot reads them once.
+/// As a property wrapper (`@Binding var position: MapCameraPosition`) it lets a view-like struct
+/// read and write a value its owner keeps, as SwiftUI's does.
+@propertyWrapper
 @dynamicMemberLookup
 public struct Binding<Value> {
     let get: () -> Value
@@ -15,6 +18,10 @@ public struct Binding<Value> {
         get { get() }
         nonmutating set { set(newValue) }
     }
+    /// The binding itself (`$position` inside a struct holding `@Binding var position`).
+    public var projectedValue: Binding<Value> { self }
+    /// A binding given as `$value`.
+    public init(projectedValue: Binding<Value>) { self = projectedValue }
 }
 
 extension Binding {

@@ -5,7 +5,7 @@ import Foundation
 /// A ``MapHost`` applies a position when the map's position binding changes and writes the
 /// binding back when the person moves the map: the position then reports
 /// ``positionedByUser`` and none of ``region``, ``rect``, ``camera`` or ``item`` (as in MapKit;
-/// ``Map/onMapCameraChange(frequency:_:)`` reports where the map looks).
+/// `onMapCameraChange(frequency:_:)` reports where the map looks).
 ///
 /// Differs from MapKit: `allowsAutomaticPitch` is accepted and ignored (an item is shown from
 /// above).

@@ -25,8 +25,8 @@ import MapRender
 /// - **Selection**: a tap on a marker or annotation whose tag (or map item, for `MKMapItem`
 ///   selections) fits the selection binding writes it; a tap on the bare map clears it; the
 ///   selected marker is drawn larger, as MapKit does. Untagged content cannot be selected.
-/// - **Callbacks**: ``Map/onMapCameraChange(frequency:_:)`` after each camera change,
-///   ``Map/onChange(of:initial:_:)`` when its value changed since the last evaluation,
+/// - **Callbacks**: `onMapCameraChange(frequency:_:)` after each camera change,
+///   `onChange(of:initial:_:)` when its value changed since the last evaluation,
 ///   ``Map/onTapGesture(perform:)`` for taps that select nothing.
 /// - **Controls**: those of ``Map/mapControls(_:)`` are the map view's own, drawn and working.
 ///

@@ -18,7 +18,7 @@ struct MapSelectionBinding {
     }
 }
 
-/// When ``Map/onMapCameraChange(frequency:_:)`` is called (SwiftUI's `MapCameraUpdateFrequency`).
+/// When `onMapCameraChange(frequency:_:)` is called (SwiftUI's `MapCameraUpdateFrequency`).
 public enum MapCameraUpdateFrequency: Sendable {
     /// Once the camera comes to rest (the default).
     case onEnd

@@ -1,0 +1,67 @@
+import Foundation
+import MapRender
+import OpenMapKit
+
+/// What an app shows along the bottom of a window over its map (an OpenMapKit addition: the
+/// stand-in for the SwiftUI views an app puts beside its `Map`, e.g. in a `safeAreaInset`): a few
+/// lines of text and a row of buttons. The window asks for it before each frame
+/// (``MapWindow/panel``), so it always shows the app's current state.
+public struct MapWindowPanel {
+    /// Lines of text above the buttons (an info view's title, travel time…), first on top.
+    public var lines: [String]
+    /// Buttons, left to right.
+    public var buttons: [MapWindowButton]
+
+    public init(lines: [String] = [], buttons: [MapWindowButton] = []) {
+        (self.lines, self.buttons) = (lines, buttons)
+    }
+}
+
+/// A button of a ``MapWindowPanel``: a title and what a click on it does (on the window's thread).
+public struct MapWindowButton {
+    public var title: String
+    public var action: () -> Void
+
+    public init(_ title: String, action: @escaping () -> Void) {
+        (self.title, self.action) = (title, action)
+    }
+}
+
+/// How a panel is laid out and drawn.
+enum MapWindowPanelLayout {
+    static let buttonHeight = 30.0, lineHeight = 20.0, padding = 8.0, textSize = 13.0
+
+    /// The panel's box, its lines' baselines and its buttons' frames, in a window of `size`
+    /// points whose bottom `reserved` points stay clear (the map data's credit).
+    static func layout(_ panel: MapWindowPanel, width: Double, height: Double, reserved: Double,
+                       measure: (String) -> Double) -> (box: CGRect, lines: [(String, CGPoint)], buttons: [(CGRect, MapWindowButton)])? {
+        guard !panel.lines.isEmpty || !panel.buttons.isEmpty else { return nil }
+        let buttonsHeight = panel.buttons.isEmpty ? 0 : buttonHeight + padding
+        let boxHeight = padding + Double(panel.lines.count) * lineHeight + buttonsHeight
+        let bottom = height - reserved
+        let box = CGRect(x: padding, y: bottom - boxHeight, width: width - 2 * padding, height: boxHeight)
+        var lines: [(String, CGPoint)] = []
+        for (index, line) in panel.lines.enumerated() {
+            lines.append((line, CGPoint(x: Double(box.minX) + padding, y: Double(box.minY) + padding + Double(index + 1) * lineHeight - 6)))
+        }
+        var buttons: [(CGRect, MapWindowButton)] = []
+        var x = Double(box.minX) + padding
+        let y = Double(box.maxY) - padding - buttonHeight
+        for button in panel.buttons {
+            let w = measure(button.title) + 24
+            buttons.append((CGRect(x: x, y: y, width: w, height: buttonHeight), button))
+            x += w + padding
+        }
+        return (box, lines, buttons)
+    }
+
+    /// A rounded rectangle's outline.
+    static func rounded(_ rect: CGRect, radius r: Double) -> [RenderPathElement] {
+        let x0 = Double(rect.minX), y0 = Double(rect.minY), x1 = Double(rect.maxX), y1 = Double(rect.maxY)
+        return [.move(x: x0 + r, y: y0),
+                .arc(centerX: x1 - r, centerY: y0 + r, radius: r, startAngle: -.pi / 2, endAngle: 0),
+                .arc(centerX: x1 - r, centerY: y1 - r, radius: r, startAngle: 0, endAngle: .pi / 2),
+                .arc(centerX: x0 + r, centerY: y1 - r, radius: r, startAngle: .pi / 2, endAngle: .pi),
+                .arc(centerX: x0 + r, centerY: y0 + r, radius: r, startAngle: .pi, endAngle: 1.5 * .pi), .close]
+    }
+}
