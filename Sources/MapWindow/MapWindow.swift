@@ -455,11 +455,13 @@ public final class MapWindow {
     /// interest nearest the click (within 40 m), else the address there, gets a marker that is
     /// selected so its callout shows.
     private func select(at point: CGPoint) {
-        if mapView.isOnCompass(point) {
-            // The map view turns the map north up.
+        if mapView.isOnControl(point) {
+            // The map view's own: the compass turns the map north up, the tracking, pitch and
+            // zoom buttons act, a callout's accessory reaches the delegate.
+            let compass = mapView.isOnCompass(point)
             mapView.tap(at: point)
             needsFrame = true
-            report("compass", ["x": Double(point.x), "y": Double(point.y)])
+            report(compass ? "compass" : "control", ["x": Double(point.x), "y": Double(point.y)])
             return
         }
         if let view = mapView.annotationView(at: point), let annotation = view.annotation {
