@@ -208,7 +208,8 @@ open class MKAnnotationView {
 open class MKMarkerAnnotationView: MKAnnotationView {
     /// The balloon's colour; nil is MapKit's red.
     open var markerTintColor: UIColor?
-    /// The glyph's colour (the text, the pin, a template glyph image); nil is white.
+    /// The glyph's colour (the text and the pin or icon glyph; a glyph image is drawn as it is,
+    /// there are no template images here); nil is white.
     open var glyphTintColor: UIColor?
     /// Up to three characters shown in the balloon instead of the pin glyph.
     open var glyphText: String?
