@@ -503,11 +503,13 @@ public final class MapWindow {
             report("click", ["x": Double(point.x), "y": Double(point.y)])
             return
         }
-        if mapView.isOnCompass(point) {
-            // The map view turns the map north up.
+        if mapView.isOnControl(point) {
+            // The map view's own: the compass turns the map north up, the tracking, pitch and
+            // zoom buttons act, a callout's accessory reaches the delegate.
+            let compass = mapView.isOnCompass(point)
             mapView.tap(at: point)
             needsFrame = true
-            report("compass", ["x": Double(point.x), "y": Double(point.y)])
+            report(compass ? "compass" : "control", ["x": Double(point.x), "y": Double(point.y)])
             return
         }
         if let view = mapView.annotationView(at: point), let annotation = view.annotation {

@@ -58,9 +58,12 @@ struct ViewCommand: ParsableCommand {
         case .mapkit:
             mapView = MKMapView(frame: frame)
             mapView.dataSource = source
-            // MapKit's ornaments: the compass while the map is turned, the scale bar always.
+            // MapKit's ornaments: the compass while the map is turned, the scale bar always, and
+            // the controls a desktop map has: zoom (+/−) and the 3D button.
             mapView.showsCompass = true
             mapView.showsScale = true
+            mapView.showsZoomControls = true
+            mapView.showsPitchControl = true
         case .mapbox:
             let url = styleURL.map { $0.contains("://") ? URL(string: $0) : URL(fileURLWithPath: $0) } ?? nil
             if styleURL != nil, url == nil { throw CommandFailure("--style-url \(styleURL!) is not a URL") }

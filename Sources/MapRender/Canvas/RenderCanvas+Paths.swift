@@ -106,6 +106,19 @@ extension RenderCanvas {
         cairo_restore(cairo)
     }
 
+    /// Draws what `body` draws scaled by `factor` about the point (`x`, `y`) and moved by
+    /// (`dx`, `dy`) points: an annotation growing from its tip, or dropping onto it, as it appears.
+    /// A non-finite or non-positive factor draws nothing.
+    public func withTransform(scale factor: Double, aboutX x: Double, y: Double, dx: Double = 0, dy: Double = 0, _ body: () -> Void) {
+        guard factor.isFinite, factor > 0, x.isFinite, y.isFinite, dx.isFinite, dy.isFinite else { return }
+        cairo_save(cairo)
+        cairo_translate(cairo, x + dx, y + dy)
+        cairo_scale(cairo, factor, factor)
+        cairo_translate(cairo, -x, -y)
+        body()
+        cairo_restore(cairo)
+    }
+
     /// Narrows drawing to the inside of a path (antialiased), until ``restore()``.
     public func clip(path: [RenderPathElement]) {
         guard addPath(path) else { return }

@@ -111,9 +111,10 @@ public final class MapHost {
     /// ``Map/onTapGesture(perform:)``.
     public func tap(at point: CGPoint) {
         update()
-        let hit = mapView.annotationView(at: point)
+        // A tap on a control or a view is the map view's; only one on the bare map is the map's.
+        let hit = mapView.annotationView(at: point) != nil || mapView.isOnControl(point)
         mapView.tap(at: point)
-        if hit == nil { map.tapAction?(point) }
+        if !hit { map.tapAction?(point) }
         update()
     }
 

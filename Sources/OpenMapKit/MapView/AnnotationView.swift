@@ -109,11 +109,21 @@ open class MKAnnotationView {
     open var centerOffset = CGPoint.zero
     /// The displacement of the callout's anchor from the top centre of the view, in points.
     open var calloutOffset = CGPoint.zero
-    /// Whether the view shows a callout with the annotation's title when selected.
+    /// Whether the view shows a callout with the annotation's title when selected (MapKit shows
+    /// none for an annotation without a title).
     open var canShowCallout = false
+    /// The view at the callout's left end (often an image); a tap on it, when it is a
+    /// ``UIControl``, calls the delegate's `calloutAccessoryControlTapped`.
+    open var leftCalloutAccessoryView: UIView?
+    /// The view at the callout's right end (often `UIButton(type: .detailDisclosure)`); a tap on
+    /// it, when it is a ``UIControl``, calls the delegate's `calloutAccessoryControlTapped`.
+    open var rightCalloutAccessoryView: UIView?
+    /// A view shown under the title in place of the subtitle.
+    open var detailCalloutAccessoryView: UIView?
     /// Whether the view takes part in selection (a disabled view cannot be selected by a tap).
     open var isEnabled = true
-    /// Whether the view is drawn highlighted.
+    /// Whether the view is drawn highlighted (pressed): a marker's balloon, a pin's head or a
+    /// view's image darkens, as UIKit darkens a touched view.
     open var isHighlighted = false
     /// Whether the view is hidden.
     open var isHidden = false
@@ -151,10 +161,15 @@ open class MKAnnotationView {
     /// the view added first stays (see MKMapView+Decluttering.swift). Clustering lets the higher
     /// priorities gather their neighbours first.
     open var displayPriority = MKFeatureDisplayPriority.required
-    /// The drawing order when not selected.
+    /// The drawing order when not selected: views of higher priority are drawn over (and take
+    /// taps before) lower ones; at equal priority the southern view is in front.
     open var zPriority = MKAnnotationViewZPriority.defaultUnselected
-    /// The drawing order when selected.
+    /// The drawing order when selected (by default above every unselected view).
     open var selectedZPriority = MKAnnotationViewZPriority.defaultSelected
+
+    /// When the map view gave the view to its annotation, on the map view's clock: where an
+    /// appearing animation (a marker's, a dropping pin's) starts; nil when it does not animate.
+    var appearedAt: TimeInterval?
     /// How the view's frame collides with other views when the map hides colliding views: the
     /// frame, the circle inscribed in it, or not at all.
     open var collisionMode = CollisionMode.rectangle
@@ -179,6 +194,7 @@ open class MKAnnotationView {
     open func prepareForReuse() {
         selected = false
         isHighlighted = false
+        appearedAt = nil
         storedDragState = .none
         cluster = nil
     }
@@ -191,12 +207,13 @@ open class MKAnnotationView {
 /// a glyph, and the annotation's title under it. It is the view a map view uses when its delegate
 /// supplies none.
 ///
-/// Differs from MapKit: the glyph is drawn white whatever ``glyphTintColor`` says, the subtitle
-/// shows only in the callout, not under the balloon, and ``animatesWhenAdded`` does not animate.
+/// Differs from MapKit: the balloon does not grow when selected (the selected one is drawn on
+/// top, see ``MKAnnotationView/selectedZPriority``).
 open class MKMarkerAnnotationView: MKAnnotationView {
     /// The balloon's colour; nil is MapKit's red.
     open var markerTintColor: UIColor?
-    /// The glyph's colour; nil is white. (``MKMapView/render()`` draws glyphs white for now.)
+    /// The glyph's colour (the text and the pin or icon glyph; a glyph image is drawn as it is,
+    /// there are no template images here); nil is white.
     open var glyphTintColor: UIColor?
     /// Up to three characters shown in the balloon instead of the pin glyph.
     open var glyphText: String?
@@ -209,10 +226,16 @@ open class MKMarkerAnnotationView: MKAnnotationView {
     open var selectedGlyphImage: UIImage?
     /// Whether the title is drawn under the balloon (adaptive: unless it collides).
     open var titleVisibility = MKFeatureVisibility.adaptive
-    /// Whether the subtitle is drawn under the title (adaptive: while selected).
+    /// Whether the subtitle is drawn under the title: `adaptive` while the marker is selected
+    /// (as MapKit), `visible` always, `hidden` never. It shows only where the title does.
     open var subtitleVisibility = MKFeatureVisibility.adaptive
-    /// Whether the marker animates in when added.
+    /// Whether the marker grows from its tip when it appears: over
+    /// ``MKMarkerAnnotationView/appearDuration`` on the map view's clock, from nothing to its full
+    /// size (``MKMapView/isAnimating`` stays true meanwhile, so a driver keeps drawing).
     open var animatesWhenAdded = false
+
+    /// How long a marker takes to grow in when ``animatesWhenAdded`` is true, in seconds.
+    public static let appearDuration: TimeInterval = 0.3
 
     public required init(annotation: (any MKAnnotation)?, reuseIdentifier: String?) {
         super.init(annotation: annotation, reuseIdentifier: reuseIdentifier)
@@ -225,6 +248,85 @@ open class MKMarkerAnnotationView: MKAnnotationView {
 
     /// The balloon colour drawn: ``markerTintColor`` or MapKit's red.
     var effectiveTint: UIColor { markerTintColor ?? .systemRed }
+}
+
+/// The pin colours of MapKit's deprecated `pinColor` (MapKit's `MKPinAnnotationColor`).
+@available(*, deprecated, message: "use MKPinAnnotationView.pinTintColor")
+public enum MKPinAnnotationColor: UInt, Sendable, Hashable {
+    case red = 0
+    case green = 1
+    case purple = 2
+}
+
+/// The classic pin of the Maps app (MapKit's `MKPinAnnotationView`, deprecated since iOS 16 in
+/// favour of ``MKMarkerAnnotationView`` but used by a decade of code): a round head on a needle
+/// whose point is on the coordinate.
+///
+/// The view is 16 × 40 points, its centre offset so that the needle's point is on the
+/// annotation's point. With ``animatesDrop`` the pin falls from above the map's top edge onto its
+/// place over ``MKPinAnnotationView/dropDuration`` on the map view's clock when it appears.
+open class MKPinAnnotationView: MKAnnotationView {
+    /// The head's colour; nil is the standard red (``MKPinAnnotationView/redPinColor()``).
+    open var pinTintColor: UIColor?
+    /// Whether the pin drops onto the map when it appears.
+    open var animatesDrop = false
+
+    /// The standard red pin colour.
+    open class func redPinColor() -> UIColor { UIColor(red: 1, green: 59 / 255, blue: 48 / 255, alpha: 1) }
+    /// The standard green pin colour.
+    open class func greenPinColor() -> UIColor { UIColor(red: 52 / 255, green: 199 / 255, blue: 89 / 255, alpha: 1) }
+    /// The standard purple pin colour.
+    open class func purplePinColor() -> UIColor { UIColor(red: 175 / 255, green: 82 / 255, blue: 222 / 255, alpha: 1) }
+
+    /// The pin's colour as MapKit's deprecated enumeration: setting it sets ``pinTintColor``;
+    /// reading it gives `.red` for a colour that is not one of the three.
+    @available(*, deprecated, message: "use pinTintColor")
+    open var pinColor: MKPinAnnotationColor {
+        get {
+            let tint = pinTintColor ?? Self.redPinColor()
+            return tint == Self.greenPinColor() ? .green : tint == Self.purplePinColor() ? .purple : .red
+        }
+        set {
+            switch newValue {
+            case .red: pinTintColor = Self.redPinColor()
+            case .green: pinTintColor = Self.greenPinColor()
+            case .purple: pinTintColor = Self.purplePinColor()
+            }
+        }
+    }
+
+    /// How long a dropping pin falls, in seconds.
+    public static let dropDuration: TimeInterval = 0.4
+
+    public required init(annotation: (any MKAnnotation)?, reuseIdentifier: String?) {
+        super.init(annotation: annotation, reuseIdentifier: reuseIdentifier)
+        frame = CGRect(x: 0, y: 0, width: PinDrawing.width, height: PinDrawing.height)
+        centerOffset = CGPoint(x: 0, y: -PinDrawing.height / 2)
+        calloutOffset = CGPoint(x: 0, y: 2)
+    }
+
+    /// The head colour drawn.
+    var effectiveTint: UIColor { pinTintColor ?? Self.redPinColor() }
+}
+
+/// The view of the user's location (MapKit's `MKUserLocationView`): the blue dot with its white
+/// ring, over a translucent circle as wide as the location's horizontal accuracy. A map view
+/// shows it for ``MKUserLocation`` when its delegate returns no view.
+open class MKUserLocationView: MKAnnotationView {
+    /// Whether the accuracy circle is drawn around the dot (an OpenMapKit name for what MapKit
+    /// always draws; default true).
+    open var showsAccuracyRing = true
+    /// The dot's colour; nil is the system blue.
+    open var tintColor: UIColor?
+
+    public required init(annotation: (any MKAnnotation)?, reuseIdentifier: String?) {
+        super.init(annotation: annotation, reuseIdentifier: reuseIdentifier)
+        // The dot with its halo: a 22-point square centred on the location.
+        frame = CGRect(x: 0, y: 0, width: 22, height: 22)
+        canShowCallout = true
+        displayPriority = .required
+        collisionMode = .none
+    }
 }
 
 /// Several annotations shown as one (MapKit's `MKClusterAnnotation`), made when views with the

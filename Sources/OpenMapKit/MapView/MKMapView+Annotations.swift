@@ -169,10 +169,8 @@ extension MKMapView {
     /// annotation, from the registered class when there is one.
     func defaultView(for annotation: any MKAnnotation) -> MKAnnotationView {
         if annotation is MKUserLocation, registeredViewClasses[MKMapViewDefaultAnnotationViewReuseIdentifier] == nil {
-            // The user's dot: a 22-point disc centred on the location, drawn by the renderer.
-            let dot = MKAnnotationView(annotation: annotation, reuseIdentifier: nil)
-            dot.frame = CGRect(x: 0, y: 0, width: 22, height: 22)
-            return dot
+            // The user's dot: MapKit's MKUserLocationView.
+            return MKUserLocationView(annotation: annotation, reuseIdentifier: nil)
         }
         let identifier = annotation is MKClusterAnnotation ? MKMapViewDefaultClusterAnnotationViewReuseIdentifier
             : MKMapViewDefaultAnnotationViewReuseIdentifier
@@ -213,6 +211,7 @@ extension MKMapView {
             view.annotation = annotation
             view.prepareForDisplay()
             annotationViews[id] = view
+            startAppearing(view)
             added.append(view)
         }
         // Views sharing a clusteringIdentifier that are close on screen give way to the view of
@@ -236,6 +235,7 @@ extension MKMapView {
             view.annotation = annotation
             view.prepareForDisplay()
             annotationViews[id] = view
+            startAppearing(view)
             delegate?.mapView(self, didAdd: [view])
             provisioned = view
         }
@@ -274,13 +274,14 @@ extension MKMapView {
     /// selected annotation does nothing. A cluster the map shows (``clusterAnnotations``) can be
     /// selected; an annotation drawn as part of a cluster cannot (select its cluster).
     public func selectAnnotation(_ annotation: any MKAnnotation, animated: Bool) {
-        guard annotationStore.contains(annotation) || isKnownCluster(annotation), !isClusteredMember(annotation),
-              !(selectedAnnotation === annotation), let view = annotationViews[ObjectIdentifier(annotation)] else { return }
+        guard annotationStore.contains(annotation) || isKnownCluster(annotation) || isSelectedMapFeature(annotation),
+              !isClusteredMember(annotation), !(selectedAnnotation === annotation),
+              let view = annotationViews[ObjectIdentifier(annotation)] else { return }
         withCallbacks {
             if let previous = selectedAnnotation { deselectAnnotation(previous, animated: animated) }
             // A deselect callback may have changed things: select only if still possible.
-            guard selectedAnnotation == nil, annotationStore.contains(annotation) || isKnownCluster(annotation), !isClusteredMember(annotation),
-                  annotationViews[ObjectIdentifier(annotation)] === view else { return }
+            guard selectedAnnotation == nil, annotationStore.contains(annotation) || isKnownCluster(annotation) || isSelectedMapFeature(annotation),
+                  !isClusteredMember(annotation), annotationViews[ObjectIdentifier(annotation)] === view else { return }
             selectedAnnotation = annotation
             view.setSelected(true, animated: animated)
             delegate?.mapView(self, didSelect: view)
@@ -298,6 +299,8 @@ extension MKMapView {
             view?.setSelected(false, animated: animated)
             if let view { delegate?.mapView(self, didDeselect: view) }
             delegate?.mapView(self, didDeselect: annotation)
+            // A map feature lives only while selected (unless the delegate selected it again).
+            if !(selectedAnnotation === annotation) { forgetMapFeature(annotation) }
             // Its view may have stayed only because it was selected.
             if let view, annotationStore.contains(annotation) || isKnownCluster(annotation), !isOnScreen(annotation),
                annotationViews[ObjectIdentifier(annotation)] === view, !(selectedAnnotation === annotation) {

@@ -78,17 +78,23 @@ extension MKMapView {
         get { configurationState.showsScale }
         set { configurationState.showsScale = newValue }
     }
-    /// Whether zoom controls are drawn (macOS; default false).
+    /// Whether the zoom control is drawn (default false; MapKit has it on macOS): "+" over "−"
+    /// at the bottom right, above the legal label; a tap on "+" zooms in one level, on "−" out
+    /// (see ``zoomControlFrame``). Not drawn while ``isZoomEnabled`` is false.
     public var showsZoomControls: Bool {
         get { configurationState.showsZoomControls }
         set { configurationState.showsZoomControls = newValue }
     }
-    /// Whether the pitch control is drawn (macOS; default false).
+    /// Whether the pitch button is drawn (default false; MapKit's `pitchButtonVisibility` on iOS):
+    /// "3D" on a flat map, "2D" on a tilted one, at the top right; a tap tilts or flattens the
+    /// map (see ``pitchControlFrame``). Not drawn while ``isPitchEnabled`` is false.
     public var showsPitchControl: Bool {
         get { configurationState.showsPitchControl }
         set { configurationState.showsPitchControl = newValue }
     }
-    /// Whether the user-tracking button is drawn (default false).
+    /// Whether the user-tracking button is drawn (default false): the location arrow at the top
+    /// right, over the pitch button, outlined while not following and filled while following; a
+    /// tap cycles ``userTrackingMode`` (see ``userTrackingButtonFrame``).
     public var showsUserTrackingButton: Bool {
         get { configurationState.showsUserTrackingButton }
         set { configurationState.showsUserTrackingButton = newValue }
@@ -240,6 +246,7 @@ struct MapViewConfigurationState {
     var showsZoomControls = false
     var showsPitchControl = false
     var showsUserTrackingButton = false
+    var userInterfaceStyle = UIUserInterfaceStyle.unspecified
     /// Where the ornaments sit (MapKit's layout unless a face sets its own).
     var ornaments = MapViewOrnamentLayout.mapKit
     /// The attribution lines of a layout that draws one.

@@ -139,18 +139,36 @@ extension MKMapView {
         }
     }
 
-    /// A tap: selects the annotation whose view is under `point` (the front-most enabled one); a
-    /// tap on the bare map deselects the selected annotation. A tap on the compass (while it is
-    /// shown) turns the map north up, animated, and selects nothing.
+    /// A tap, handled by what is drawn at `point`, front-most first:
+    /// - the selected annotation's callout: a tap on an enabled ``UIControl`` accessory calls the
+    ///   delegate's `calloutAccessoryControlTapped`; anywhere else on the callout does nothing;
+    /// - the compass (while shown) turns the map north up, animated;
+    /// - the user-tracking button cycles ``userTrackingMode``, the pitch button tilts or
+    ///   flattens the map, the zoom control zooms in (upper half) or out (lower half);
+    /// - an annotation view: its annotation is selected (the front-most enabled view);
+    /// - a label of the map (a point of interest, a place, a water or peak name) whose kind is in
+    ///   ``selectableMapFeatures``: it is selected as an ``MKMapFeatureAnnotation``;
+    /// - the bare map: the selected annotation is deselected.
     public func tap(at point: CGPoint) {
         guard point.x.isFinite, point.y.isFinite else { return }
+        // The callout is drawn over everything else.
+        if let callout = selectedCalloutLayout(), callout.box.contains(point) {
+            if let control = callout.control(at: point), let selected = selectedAnnotation,
+               let view = annotationViews[ObjectIdentifier(selected)] {
+                withCallbacks { delegate?.mapView(self, annotationView: view, calloutAccessoryControlTapped: control) }
+            }
+            return
+        }
         // The compass is above the annotations: a tap on it turns the map north up, as in MapKit.
         if isOnCompass(point) {
             turnNorth()
             return
         }
+        if tapControl(at: point) { return }
         if let view = annotationView(at: point), let annotation = view.annotation {
             selectAnnotation(annotation, animated: true)
+        } else if let feature = mapFeature(at: point) {
+            selectMapFeature(feature)
         } else if let selected = selectedAnnotation {
             deselectAnnotation(selected, animated: true)
         }

@@ -72,8 +72,9 @@ extension MKMapView {
         }
         let image = try result.get()
         drawOrnaments(on: image.canvas, dark: options.isDark)
-        if let callout = selectedCallout() {
-            MapViewCallout.draw(title: callout.title, subtitle: callout.subtitle, pointingAt: callout.anchor, on: image.canvas)
+        drawControls(on: image.canvas, dark: options.isDark)
+        if let callout = selectedCalloutLayout() {
+            MapViewCallout.draw(callout, dark: options.isDark, on: image.canvas)
         }
         return image
     }
@@ -84,10 +85,14 @@ extension MKMapView {
     private func renderFrame(_ options: MKMapSnapshotter.Options) throws -> UIImage {
         guard options.styleURL == nil, !options.overlays.contains(where: { $0.renderer.overlay.canReplaceMapContent }) else {
             renderState.rendererCache = nil
-            // The view draws the credit with its ornaments, where its layout puts it.
+            // The view draws the credit with its ornaments, where its layout puts it, and its
+            // annotation views itself, in its own drawing order.
             options.showsAttribution = false
+            options.markers = []
+            options.customAnnotations = []
             let snapshot = try SnapshotEngine.render(options: options, dataSource: renderState.dataSource, tileWait: 0)
             ornamentAttribution = snapshot.attribution
+            drawAnnotationViews(on: snapshot.image.canvas, dark: options.isDark)
             return snapshot.image
         }
         let dataSource = try renderState.dataSource ?? MapDataSource.resolved()
@@ -128,27 +133,8 @@ extension MKMapView {
         ornamentAttribution = MapAttribution.lines(of: renderers.style)
         // Tile overlays draw what they have and fetch the rest for a later frame (see MKTileOverlayRenderer).
         let canvas = try SnapshotEngine.drawMap(options: options, renderers: renderers, tileWait: 0)
-        AnnotationDrawing.draw(markers: options.markers, annotations: options.customAnnotations, userLocation: options.userLocation,
-                               showTitles: options.showsAnnotationTitles, dark: options.isDark, on: canvas, viewport: options.viewport)
+        drawAnnotationViews(on: canvas, dark: options.isDark)
         return UIImage(canvas: canvas)
-    }
-
-    /// The callout of the selected annotation: shown when its view can show one, it has a title,
-    /// and the view is placed; anchored at the top centre of the view plus its callout offset.
-    func selectedCallout() -> (title: String, subtitle: String?, anchor: CGPoint)? {
-        guard let annotation = selectedAnnotation, let view = annotationViews[ObjectIdentifier(annotation)], view.canShowCallout,
-              !view.isHidden, let title = annotation.title ?? nil, !title.isEmpty, let frame = frame(of: view) else { return nil }
-        return (title, annotation.subtitle ?? nil, CGPoint(x: frame.midX + view.calloutOffset.x, y: frame.minY + view.calloutOffset.y))
-    }
-
-    /// Where the selected annotation's callout is drawn now; nil when none is shown.
-    func selectedCalloutFrame() -> CGRect? {
-        guard let callout = selectedCallout() else { return nil }
-        let titleWidth = AnnotationDrawing.shape(callout.title, stack: ["Noto Sans Bold"], size: MapViewCallout.titleSize).reduce(0) { $0 + $1.advance }
-        let subtitleWidth = callout.subtitle.map {
-            AnnotationDrawing.shape($0, stack: ["Noto Sans Regular"], size: MapViewCallout.subtitleSize).reduce(0) { $0 + $1.advance }
-        } ?? 0
-        return MapViewCallout.box(textWidth: max(titleWidth, subtitleWidth), hasSubtitle: subtitleWidth > 0, anchor: callout.anchor)
     }
 
     /// What a frame's data depends on: the tiles covering the view at the tile zoom, and the
@@ -158,7 +144,7 @@ extension MKMapView {
         let range = TileRange(covering: viewport.visibleMapRect, zoom: z).map(\.description) ?? "-"
         let configuration = ObjectIdentifier(preferredConfiguration).hashValue
         return "\(range)|\(mapType.rawValue)|\(configuration)|\(showsBuildings)|\(pointOfInterestFilter.map { ObjectIdentifier($0).hashValue } ?? 0)"
-            + "|\(renderState.styleVersion)"
+            + "|\(renderState.styleVersion)|\(traitCollection.userInterfaceStyle.rawValue)"
     }
 
     /// The snapshot options that draw this map view's frame.
@@ -170,6 +156,7 @@ extension MKMapView {
         options.preferredConfiguration = preferredConfiguration
         options.pointOfInterestFilter = pointOfInterestFilter
         options.showsBuildings = showsBuildings
+        options.traitCollection.userInterfaceStyle = traitCollection.userInterfaceStyle
         for overlay in overlays {
             guard let renderer = overlayRenderers[ObjectIdentifier(overlay)] else { continue }
             options.addOverlay(renderer, level: overlayLists[0].contains(where: { $0 === overlay }) ? .aboveRoads : .aboveLabels)
@@ -178,11 +165,9 @@ extension MKMapView {
         // Views that collide with a view of higher priority are hidden (MKMapView+Decluttering.swift).
         let decluttered = declutteredAnnotations()
         // Clusters are drawn after (above) the annotations, whose clustered members are left out.
-        for annotation in annotationStore.list + clusterAnnotations.map({ $0 as any MKAnnotation }) {
-            if annotation is MKUserLocation {
-                if showsUserLocation, annotationViews[ObjectIdentifier(annotation)] != nil { options.userLocation = annotation.coordinate }
-                continue
-            }
+        for annotation in annotationStore.list + clusterAnnotations.map({ $0 as any MKAnnotation }) + (featureState.selected.map { [$0] } ?? []) {
+            // The user's dot keeps no label away (MapKit draws labels under it).
+            if annotation is MKUserLocation, annotationViews[ObjectIdentifier(annotation)] is MKUserLocationView { continue }
             guard let view = annotationViews[ObjectIdentifier(annotation)], !view.isHidden, view.alpha > 0,
                   !isClusteredMember(annotation), !decluttered.contains(ObjectIdentifier(annotation)) else { continue }
             if let marker = view as? MKMarkerAnnotationView {
@@ -208,8 +193,8 @@ extension MKMapView {
                 images.append(item)
             }
         }
-        // Later-added markers are placed after earlier ones (first given, first titled); the
-        // selected one is drawn as given, its callout is a later addition.
+        // These keep the map's labels clear of the views; render() draws the views themselves
+        // (MKMapView+AnnotationDrawing.swift).
         options.markers = markers
         options.customAnnotations = images
         return options
@@ -290,44 +275,4 @@ extension UIImage {
     /// The canvas holding the image's pixels (an OpenMapKit addition), for a window that draws
     /// its controls over a map view's frame and copies it to the screen without another copy.
     public var renderCanvas: RenderCanvas { canvas }
-}
-
-/// MapKit's callout bubble: a white rounded box with the title (and subtitle) above the selected
-/// view, its arrow pointing down at the anchor, with a soft shadow.
-enum MapViewCallout {
-    static let titleSize = 15.0, subtitleSize = 12.0, padding = 10.0, arrow = 8.0, radius = 10.0
-
-    /// The bubble's box (without the arrow) for text this wide, pointing at `anchor`.
-    static func box(textWidth: Double, hasSubtitle: Bool, anchor: CGPoint) -> CGRect {
-        let height = padding * 2 + titleSize * 1.25 + (hasSubtitle ? subtitleSize * 1.35 : 0)
-        let width = max(textWidth + padding * 2, 2 * radius + 2 * arrow)
-        return CGRect(x: Double(anchor.x) - width / 2, y: Double(anchor.y) - arrow - height, width: width, height: height)
-    }
-
-    static func draw(title: String, subtitle: String?, pointingAt anchor: CGPoint, on canvas: RenderCanvas) {
-        guard anchor.x.isFinite, anchor.y.isFinite else { return }
-        let titleRuns = AnnotationDrawing.shape(title, stack: ["Noto Sans Bold"], size: titleSize)
-        let subtitleRuns = subtitle.map { AnnotationDrawing.shape($0, stack: ["Noto Sans Regular"], size: subtitleSize) } ?? []
-        let titleWidth = titleRuns.reduce(0) { $0 + $1.advance }, subtitleWidth = subtitleRuns.reduce(0) { $0 + $1.advance }
-        let rect = box(textWidth: max(titleWidth, subtitleWidth), hasSubtitle: !subtitleRuns.isEmpty, anchor: anchor)
-        let x0 = Double(rect.minX), y0 = Double(rect.minY), x1 = Double(rect.maxX), y1 = Double(rect.maxY), r = radius
-        let ax = Double(anchor.x), ay = Double(anchor.y)
-        let path: [RenderPathElement] = [
-            .move(x: x0 + r, y: y0),
-            .arc(centerX: x1 - r, centerY: y0 + r, radius: r, startAngle: -.pi / 2, endAngle: 0),
-            .arc(centerX: x1 - r, centerY: y1 - r, radius: r, startAngle: 0, endAngle: .pi / 2),
-            .line(x: ax + arrow, y: y1), .line(x: ax, y: ay), .line(x: ax - arrow, y: y1),
-            .arc(centerX: x0 + r, centerY: y1 - r, radius: r, startAngle: .pi / 2, endAngle: .pi),
-            .arc(centerX: x0 + r, centerY: y0 + r, radius: r, startAngle: .pi, endAngle: 1.5 * .pi), .close,
-        ]
-        canvas.fillShadow(path: path, offsetX: 0, offsetY: 1.5, blur: 4, color: RenderColor(red: 0, green: 0, blue: 0, alpha: 0.25))
-        canvas.fill(path: path, color: RenderColor(red: 1, green: 1, blue: 1))
-        let titleBaseline = y0 + padding + titleSize
-        AnnotationDrawing.draw(titleRuns, x: Double(rect.midX) - titleWidth / 2, y: titleBaseline,
-                               color: RenderColor(red: 0, green: 0, blue: 0), on: canvas)
-        if !subtitleRuns.isEmpty {
-            AnnotationDrawing.draw(subtitleRuns, x: Double(rect.midX) - subtitleWidth / 2, y: titleBaseline + 4 + subtitleSize * 1.1,
-                                   color: RenderColor(red: 0.42, green: 0.42, blue: 0.45), on: canvas)
-        }
-    }
 }

@@ -84,6 +84,7 @@ public final class MKMapView {
     var dragState: MapViewDragState?
     var renderState = MapViewRenderState()
     var clusterState = MapViewClusterState()
+    var featureState = MapViewFeatureState()
     var clusterRadius = MKMapView.defaultClusteringRadius
     /// The limits a face may set beyond MapKit's (see ``MapViewCameraLimits``).
     var cameraLimits = MapViewCameraLimits()
@@ -578,8 +579,11 @@ public final class MKMapView {
         updateVisibleContent()
     }
 
-    /// Whether an animation is running (the driver should keep calling ``advanceAnimations()``).
-    public var isAnimating: Bool { animation != nil }
+    /// Whether an animation is running: a camera change, or an annotation view appearing (a
+    /// marker that ``MKMarkerAnnotationView/animatesWhenAdded``, a pin that
+    /// ``MKPinAnnotationView/animatesDrop``). The driver should keep calling
+    /// ``advanceAnimations()`` and drawing frames meanwhile.
+    public var isAnimating: Bool { animation != nil || annotationsAppearing }
 
     /// Moves the running animation to the clock's current time: each step reports
     /// `mapViewDidChangeVisibleRegion`; the last one also `regionDidChangeAnimated(true)`.

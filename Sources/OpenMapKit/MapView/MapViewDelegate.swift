@@ -41,9 +41,12 @@ import Foundation
 ///
 /// The map view holds its delegate weakly, as MapKit does.
 ///
+/// - callout accessories: a tap on an enabled ``UIControl`` shown as the selected view's left,
+///   right or detail callout accessory calls `calloutAccessoryControlTapped` (and nothing else:
+///   the selection stays).
+///
 /// Differs from MapKit: a Swift protocol whose methods have default implementations, not an
-/// Objective-C protocol with optional methods; and callouts show a title and subtitle only,
-/// so there is no callout-accessory callback.
+/// Objective-C protocol with optional methods.
 public protocol MKMapViewDelegate: AnyObject {
     // MARK: Region
     /// The visible region is about to change; `animated` says whether the change animates.
@@ -89,6 +92,8 @@ public protocol MKMapViewDelegate: AnyObject {
     /// A draggable view's drag state changed.
     func mapView(_ mapView: MKMapView, annotationView view: MKAnnotationView, didChange newState: MKAnnotationView.DragState,
                  fromOldState oldState: MKAnnotationView.DragState)
+    /// A control shown as one of `view`'s callout accessories was tapped.
+    func mapView(_ mapView: MKMapView, annotationView view: MKAnnotationView, calloutAccessoryControlTapped control: UIControl)
 
     // MARK: Selection
     /// An annotation view was selected.
@@ -133,6 +138,7 @@ extension MKMapViewDelegate {
     }
     public func mapView(_ mapView: MKMapView, annotationView view: MKAnnotationView, didChange newState: MKAnnotationView.DragState,
                         fromOldState oldState: MKAnnotationView.DragState) {}
+    public func mapView(_ mapView: MKMapView, annotationView view: MKAnnotationView, calloutAccessoryControlTapped control: UIControl) {}
 
     public func mapView(_ mapView: MKMapView, didSelect view: MKAnnotationView) {}
     public func mapView(_ mapView: MKMapView, didDeselect view: MKAnnotationView) {}

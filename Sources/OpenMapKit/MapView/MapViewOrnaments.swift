@@ -32,10 +32,13 @@ extension MKMapView {
         case .adaptive: guard MapViewOrnaments.isRotated(viewport.heading) else { return nil }
         }
         let side = MapViewOrnaments.compassDiameter
-        let frame = MapViewOrnaments.frame(of: CGSize(width: side, height: side), at: layout.compass, in: viewport.size)
+        var placement = layout.compass
+        // Under the tracking and pitch buttons when they are shown, as MapKit stacks them.
+        if !placement.corner.isBottom { placement.margins.y += compassOffsetForControls }
+        let frame = MapViewOrnaments.frame(of: CGSize(width: side, height: side), at: placement, in: viewport.size)
         // Not drawn when the frame is too small to hold it with its margins.
         let m = layout.compass.margins
-        guard frame.minX >= m.x, frame.minY >= m.y, frame.maxX <= viewport.size.width - m.x, frame.maxY <= viewport.size.height - m.y else { return nil }
+        guard frame.minX >= m.x - 1e-9, frame.minY >= m.y - 1e-9, frame.maxX <= viewport.size.width - m.x, frame.maxY <= viewport.size.height - m.y else { return nil }
         return frame
     }
 
@@ -229,6 +232,9 @@ struct MapViewOrnamentLayout {
     var scaleMaximumVisibleDistance: Double?
     /// Whether the scale bar is hidden even when the map view shows the scale.
     var scaleHidden = false
+    /// Whether MapKit's controls (tracking, pitch and zoom buttons) are drawn when the map view
+    /// shows them; a face with controls of its own turns this off.
+    var drawsControls = true
 
     static let mapKit = MapViewOrnamentLayout()
 
@@ -240,6 +246,7 @@ struct MapViewOrnamentLayout {
         layout.logo = Item(placement: Placement(corner: .bottomLeft, margins: margins))
         layout.attribution = Item(placement: Placement(corner: .bottomRight, margins: margins))
         layout.scaleMaximumVisibleDistance = 800_000
+        layout.drawsControls = false
         return layout
     }()
 }

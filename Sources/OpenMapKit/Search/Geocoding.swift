@@ -196,14 +196,26 @@ public final class MKMapItemRequest: NSObject, @unchecked Sendable {
     /// MapKit's completion handler: the item, or an error.
     public typealias CompletionHandler = @Sendable (MKMapItem?, (any Error)?) -> Void
 
-    /// The identifier to look up.
+    /// The identifier to look up; nil for a request made from a map feature.
     public let mapItemIdentifier: MKMapItem.Identifier?
+    /// The map feature to look up; nil for a request made from an identifier.
+    public let mapFeatureAnnotation: MKMapFeatureAnnotation?
     /// The bundles to search (an OpenMapKit addition); nil uses ``MapDataSource/default``.
     public var dataSource: MapDataSource?
     private let lifecycle = RequestLifecycle(.oneShot)
 
+    /// A request for the place with `mapItemIdentifier`.
     public init(mapItemIdentifier: MKMapItem.Identifier) {
         self.mapItemIdentifier = mapItemIdentifier
+        mapFeatureAnnotation = nil
+        super.init()
+    }
+
+    /// A request for the place a map feature the person selected stands for: the place of the
+    /// index with the feature's name, of its kind, nearest the feature (within 20 km).
+    public init(mapFeatureAnnotation: MKMapFeatureAnnotation) {
+        mapItemIdentifier = nil
+        self.mapFeatureAnnotation = mapFeatureAnnotation
         super.init()
     }
 
@@ -233,6 +245,10 @@ public final class MKMapItemRequest: NSObject, @unchecked Sendable {
     }
 
     private func plan() -> @Sendable () throws -> MKMapItem {
+        if let feature = mapFeatureAnnotation {
+            let name = feature.title ?? "", coordinate = feature.coordinate, kinds = feature.placeKinds, source = dataSource
+            return { try Self.place(named: name, near: coordinate, kinds: kinds, source: source) }
+        }
         let id = mapItemIdentifier?.rawValue ?? "", source = dataSource
         return {
             guard let record = try PlaceSearch(source: source).place(id: id) else {
@@ -240,5 +256,34 @@ public final class MKMapItemRequest: NSObject, @unchecked Sendable {
             }
             return MKMapItem(record: record)
         }
+    }
+
+    /// How far from a map feature its place may be, in metres (a town's label and its place
+    /// node can be kilometres apart).
+    static let featureSearchRadius: CLLocationDistance = 20_000
+
+    /// The place named `name` nearest `coordinate`, of one of `kinds` when one is found.
+    private static func place(named name: String, near coordinate: CLLocationCoordinate2D, kinds: Set<PlaceKind>,
+                              source: MapDataSource?) throws -> MKMapItem {
+        guard !name.isEmpty, CLLocationCoordinate2DIsValid(coordinate) else {
+            throw MKError(.placemarkNotFound, reason: "the map feature has no name or position to look up")
+        }
+        let search = try PlaceSearch(source: source)
+        var query = PlaceQuery(text: name, region: MKCoordinateRegion(center: coordinate, latitudinalMeters: 2 * featureSearchRadius,
+                                                                      longitudinalMeters: 2 * featureSearchRadius))
+        query.limit = 25
+        let here = CLLocation(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        func distance(_ record: PlaceRecord) -> CLLocationDistance {
+            here.distance(from: CLLocation(latitude: record.coordinate.latitude, longitude: record.coordinate.longitude))
+        }
+        let named = try search.search(query).map(\.record).filter { record in
+            (record.name.map { $0.compare(name, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame } ?? false
+                || record.names.values.contains(name)) && distance(record) <= featureSearchRadius
+        }
+        guard let best = named.filter({ kinds.contains($0.kind) }).min(by: { distance($0) < distance($1) })
+                ?? named.min(by: { distance($0) < distance($1) }) else {
+            throw MKError(.placemarkNotFound, reason: "no place named \"\(name)\" near the map feature in the map data")
+        }
+        return MKMapItem(record: best)
     }
 }

@@ -17,6 +17,8 @@ struct MarkerItem: @unchecked Sendable {
     var tint: RenderColor
     var glyph: Glyph
     var showsTitle = true
+    /// The colour of the pin, icon or text glyph (MapKit's `glyphTintColor`).
+    var glyphColor = RenderColor.white
     /// The annotation it stands for, when made from one.
     var annotation: (any MKAnnotation)?
     /// Selected markers are drawn larger, as MapKit's balloons grow when selected.
@@ -209,11 +211,11 @@ enum AnnotationDrawing {
         let cx = x, cy = y - tipToCenter * scale
         switch marker.glyph {
         case .pin:
-            PointOfInterestIcon.pin.draw(on: canvas, centerX: cx, centerY: cy, size: 18 * scale, color: .white)
+            PointOfInterestIcon.pin.draw(on: canvas, centerX: cx, centerY: cy, size: 18 * scale, color: marker.glyphColor)
         case .icon(let icon):
-            icon.draw(on: canvas, centerX: cx, centerY: cy, size: 17 * scale, color: .white)
+            icon.draw(on: canvas, centerX: cx, centerY: cy, size: 17 * scale, color: marker.glyphColor)
         case .text(let text):
-            drawMonogram(String(text.prefix(3)), centerX: cx, centerY: cy, scale: scale, on: canvas)
+            drawMonogram(String(text.prefix(3)), centerX: cx, centerY: cy, scale: scale, color: marker.glyphColor, on: canvas)
         case .image(let image):
             guard let rendered = try? image.canvas.makeImage() else { return }
             let side = 18.0 * scale
@@ -221,18 +223,44 @@ enum AnnotationDrawing {
         }
     }
 
-    static func drawMonogram(_ text: String, centerX: Double, centerY: Double, scale: Double = 1, on canvas: RenderCanvas) {
+    static func drawMonogram(_ text: String, centerX: Double, centerY: Double, scale: Double = 1, color: RenderColor = .white,
+                             on canvas: RenderCanvas) {
         let size = (text.count <= 1 ? 15.0 : text.count == 2 ? 13.0 : 10.5) * scale
         let runs = shape(text, size: size)
         let width = runs.reduce(0) { $0 + $1.advance }
-        draw(runs, x: centerX - width / 2, y: centerY + size * 0.36, color: .white, on: canvas)
+        draw(runs, x: centerX - width / 2, y: centerY + size * 0.36, color: color, on: canvas)
     }
 
-    /// MapKit's user-location dot: blue with a white ring and a soft halo.
-    static func drawUserLocation(at point: CGPoint, on canvas: RenderCanvas) {
+    /// `color` as drawn while its view is highlighted (pressed): a quarter darker.
+    static func highlighted(_ color: RenderColor, _ isHighlighted: Bool) -> RenderColor {
+        guard isHighlighted else { return color }
+        return RenderColor(red: color.red * 0.75, green: color.green * 0.75, blue: color.blue * 0.75, alpha: color.alpha)
+    }
+
+    /// Records the titles a map view drew (for tests, as the snapshot drawing does).
+    static func recordDrawnTitles(_ titles: [String]) {
+        fontLock.withLock { lastDrawnTitles = titles }
+    }
+
+    /// The circle of a location's horizontal accuracy around the user's dot, `radius` points:
+    /// translucent blue with a thin edge; nothing when it would hide under the dot's halo.
+    static func drawAccuracyCircle(at point: CGPoint, radius: Double, on canvas: RenderCanvas) {
+        let x = Double(point.x), y = Double(point.y)
+        guard x.isFinite, y.isFinite, radius.isFinite, radius > 16 else { return }
+        // A circle larger than any screen is drawn as large as one needs (cairo handles huge
+        // arcs poorly).
+        let r = min(radius, 20_000)
+        let blue = UIColor.systemBlue.renderColor
+        canvas.fillCircle(x: x, y: y, radius: r, color: RenderColor(red: blue.red, green: blue.green, blue: blue.blue, alpha: 0.12))
+        canvas.stroke(path: [.arc(centerX: x, centerY: y, radius: r, startAngle: 0, endAngle: 2 * .pi), .close],
+                      style: RenderStrokeStyle(width: 1), color: RenderColor(red: blue.red, green: blue.green, blue: blue.blue, alpha: 0.35))
+    }
+
+    /// MapKit's user-location dot: blue (or `tint`) with a white ring and a soft halo.
+    static func drawUserLocation(at point: CGPoint, tint: RenderColor? = nil, on canvas: RenderCanvas) {
         let x = Double(point.x), y = Double(point.y)
         guard x.isFinite, y.isFinite else { return }
-        let blue = UIColor.systemBlue.renderColor
+        let blue = tint ?? UIColor.systemBlue.renderColor
         canvas.fillCircle(x: x, y: y, radius: 16, color: RenderColor(red: blue.red, green: blue.green, blue: blue.blue, alpha: 0.15))
         canvas.fillShadow(path: [.arc(centerX: x, centerY: y, radius: 9, startAngle: 0, endAngle: 2 * .pi)], offsetX: 0, offsetY: 1,
                           blur: 2, color: RenderColor(red: 0, green: 0, blue: 0, alpha: 0.3))

@@ -45,18 +45,19 @@ final class MapViewRenderTests: XCTestCase {
         map.selectAnnotation(marker, animated: false)
         let withCallout = try map.render()
         MonacoBundle.save(withCallout, "mapview-render-callout")
-        let anchor = try XCTUnwrap(map.selectedCallout()?.anchor)
+        let anchor = try XCTUnwrap(map.selectedCalloutLayout()?.anchor)
         let calloutBox = MapViewCallout.box(textWidth: 40, hasSubtitle: false, anchor: anchor)
         // Inside the bubble, above the title text: white.
         let bubble = try XCTUnwrap(withCallout.color(at: CGPoint(x: anchor.x, y: calloutBox.minY + 4)))
         XCTAssertEqual(bubble, UIColor(red: 1, green: 1, blue: 1, alpha: 1))
         // The title's ink: some dark pixels along the title line.
-        let dark = stride(from: anchor.x - 20, to: anchor.x + 20, by: 1).compactMap {
-            withCallout.color(at: CGPoint(x: $0, y: calloutBox.minY + MapViewCallout.padding + MapViewCallout.titleSize * 0.6))
+        let titleLine: CGFloat = calloutBox.minY + MapViewCallout.padding + MapViewCallout.titleSize * 0.6
+        let dark = stride(from: anchor.x - 20, to: anchor.x + 20, by: 1).compactMap { (x: CGFloat) -> UIColor? in
+            withCallout.color(at: CGPoint(x: x, y: titleLine))
         }.filter { $0.red < 0.4 }
         XCTAssertFalse(dark.isEmpty, "the title is drawn in the callout")
         map.deselectAnnotation(marker, animated: false)
-        XCTAssertNil(map.selectedCallout())
+        XCTAssertNil(map.selectedCalloutLayout())
         // Same view again: nothing new to load, only rendering.
         delegate.log = []
         _ = try map.render()
