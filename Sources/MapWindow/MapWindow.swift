@@ -656,6 +656,8 @@ public final class MapWindow {
         }
         guard let layout = MapWindowPanelLayout.layout(panel, width: canvas.width, height: canvas.height, reserved: reserved,
                                                        measure: measure) else { return }
+        // The content the map frames by itself stays clear of the panel (SwiftUI's safe area).
+        mapHost?.safeAreaInsets.bottom = canvas.height - Double(layout.box.minY)
         canvas.fill(path: MapWindowPanelLayout.rounded(layout.box, radius: 10), color: RenderColor(red: 1, green: 1, blue: 1, alpha: 0.88))
         for (line, origin) in layout.lines {
             drawText(line, x: Double(origin.x), y: Double(origin.y), size: size + 1, color: RenderColor(red: 0.1, green: 0.1, blue: 0.12))
@@ -709,6 +711,19 @@ public final class MapWindow {
         line.failure = failure
         line.animating = mapView.isAnimating
         line.panel = panelLines
+        if !panelButtons.isEmpty {
+            line.buttons = panelButtons.map { frame, button in
+                Report.Button(title: button.title, x: Double(frame.minX), y: Double(frame.minY), width: Double(frame.width), height: Double(frame.height))
+            }
+        }
+        if mapHost != nil, ["camera", "click", "button"].contains(event) {
+            let visible = mapView.visibleMapRect
+            line.annotations = mapView.annotations.filter { visible.contains(MKMapPoint($0.coordinate)) }.prefix(100).map { annotation in
+                let point = mapView.convert(annotation.coordinate, toPointTo: nil)
+                return Report.Place(title: (annotation.title ?? nil) ?? "", latitude: annotation.coordinate.latitude,
+                                    longitude: annotation.coordinate.longitude, x: Double(point.x), y: Double(point.y))
+            }
+        }
         onReport(line)
     }
 

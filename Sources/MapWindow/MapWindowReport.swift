@@ -11,6 +11,14 @@ extension MapWindow {
             public var title: String
             public var latitude: Double
             public var longitude: Double
+            /// Where it is in the window, in points (annotations of a live map).
+            public var x: Double?, y: Double?
+        }
+
+        /// A button of the app's panel and where it is drawn, in points.
+        public struct Button: Encodable, Sendable {
+            public var title: String
+            public var x: Double, y: Double, width: Double, height: Double
         }
 
         /// What happened: `open` (``MapWindow/run()`` started), `frame` (a frame was drawn),
@@ -42,6 +50,11 @@ extension MapWindow {
         public var animating = false
         /// The lines of the app's panel as last drawn (see ``MapWindow/panel``), when it has one.
         public var panel: [String]?
+        /// The panel's buttons as last drawn.
+        public var buttons: [Button]?
+        /// A live map's annotations on screen, with their points (``MapWindow/mapHost``'s maps;
+        /// reported when the camera settles and after clicks).
+        public var annotations: [Place]?
 
         init(event: String, values: [String: Double]?) {
             self.event = event

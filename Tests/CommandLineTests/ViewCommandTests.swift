@@ -206,7 +206,8 @@ final class ViewCommandTests: XCTestCase {
 
 /// One line of `openmapkit view --report`.
 struct ReportLine: Decodable {
-    struct Place: Decodable { var title: String; var latitude: Double; var longitude: Double }
+    struct Place: Decodable { var title: String; var latitude: Double; var longitude: Double; var x: Double?; var y: Double? }
+    struct Button: Decodable { var title: String; var x: Double; var y: Double; var width: Double; var height: Double }
     var event: String
     var latitude: Double, longitude: Double, zoom: Double, heading: Double, pitch: Double
     var animating: Bool
@@ -215,6 +216,9 @@ struct ReportLine: Decodable {
     var query: String?
     var results: [Place]?
     var failure: String?
+    var panel: [String]?
+    var buttons: [Button]?
+    var annotations: [Place]?
 }
 
 /// The window under test: its report lines, read as they come.

@@ -103,7 +103,9 @@ public struct Map {
         return viewport(size: size, scene: scene, position: position)
     }
 
-    func viewport(size: CGSize, scene: MapScene, position: MapCameraPosition) -> MapViewport {
+    /// The view `position` shows at `size`; `.automatic` frames the content inside `safeArea`
+    /// (the part of the map the app's own views do not cover).
+    func viewport(size: CGSize, scene: MapScene, position: MapCameraPosition, safeArea: MKEdgeInsets = MKEdgeInsets(top: 0, left: 0, bottom: 0, right: 0)) -> MapViewport {
         switch position.kind {
         case .region(let region): return MapViewport(size: size, region: region)
         case .rect(let rect): return MapViewport(size: size, visibleMapRect: rect)
@@ -117,7 +119,7 @@ public struct Map {
             }
             return MapViewport(size: size, centerCoordinate: item.placemark.coordinate, zoomLevel: Self.singlePointZoom)
         case .userLocation(_, let fallback):
-            guard let userLocation = userCoordinate else { return viewport(size: size, scene: scene, position: fallback) }
+            guard let userLocation = userCoordinate else { return viewport(size: size, scene: scene, position: fallback, safeArea: safeArea) }
             return MapViewport(size: size, centerCoordinate: userLocation, zoomLevel: Self.singlePointZoom)
         case .positionedByUser(let camera):
             return MapViewport(size: size, camera: camera.mkCamera)
@@ -135,7 +137,10 @@ public struct Map {
             if bounds.width <= single.visibleMapRect.width / 2, bounds.height <= single.visibleMapRect.height / 2 {
                 return single
             }
-            return MapViewport(size: size, visibleMapRect: bounds, edgePadding: Self.automaticPadding)
+            let padding = Self.automaticPadding
+            return MapViewport(size: size, visibleMapRect: bounds,
+                               edgePadding: MKEdgeInsets(top: padding.top + safeArea.top, left: padding.left + safeArea.left,
+                                                         bottom: padding.bottom + safeArea.bottom, right: padding.right + safeArea.right))
         }
     }
 

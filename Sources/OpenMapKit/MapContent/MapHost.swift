@@ -76,6 +76,11 @@ public final class MapHost {
         update()
     }
 
+    /// The edges of the map the app's own views cover (SwiftUI's safe area, e.g. a
+    /// `safeAreaInset` of buttons), in points: `.automatic` frames the content inside the rest.
+    /// A window showing a panel sets it.
+    public var safeAreaInsets = MKEdgeInsets(top: 0, left: 0, bottom: 0, right: 0)
+
     /// The proxy of the host's map (``MapReader``'s).
     public var proxy: MapProxy { MapProxy(mapView: mapView) }
 
@@ -118,32 +123,59 @@ public final class MapHost {
         update()
     }
 
-    /// The map's content: annotations and overlays made again when what the content draws changed.
+    /// The map's content: markers and annotations whose look changed are replaced, the others
+    /// kept (so a selection survives new content), and overlays made again when any changed.
     private func applyContent(_ scene: MapScene) -> Bool {
         let key = MapHost.key(of: scene)
         guard key != contentKey else { return false }
         contentKey = key
-        mapView.removeAnnotations(contentAnnotations)
-        mapView.removeOverlays(contentOverlays.map(\.overlay))
-        contentAnnotations = scene.markers.map { MapContentAnnotation(marker: $0) } + scene.annotations.map { MapContentAnnotation(annotation: $0) }
-        contentOverlays = scene.overlays.map { ($0.renderer.overlay, $0.renderer) }
-        for (index, overlay) in scene.overlays.enumerated() {
-            mapView.addOverlay(contentOverlays[index].overlay, level: overlay.level)
+        let itemKeys = MapHost.itemKeys(of: scene)
+        var kept: [String: [MapContentAnnotation]] = [:]
+        for annotation in contentAnnotations { kept[annotation.key, default: []].append(annotation) }
+        var next: [MapContentAnnotation] = [], added: [MapContentAnnotation] = []
+        let made = scene.markers.map { MapContentAnnotation(marker: $0, key: "") } + scene.annotations.map { MapContentAnnotation(annotation: $0, key: "") }
+        for (index, itemKey) in itemKeys.enumerated() {
+            if var same = kept[itemKey], !same.isEmpty {
+                next.append(same.removeFirst())
+                kept[itemKey] = same
+            } else {
+                let annotation = made[index].withKey(itemKey)
+                next.append(annotation)
+                added.append(annotation)
+            }
         }
-        mapView.addAnnotations(contentAnnotations)
+        // Replacing content is not a person's deselection: the binding keeps its value.
+        replacingContent = true
+        mapView.removeAnnotations(kept.values.flatMap { $0 })
+        replacingContent = false
+        contentAnnotations = next
+        mapView.addAnnotations(added)
+        let overlayKeys = scene.overlays.map { "\(MapHost.overlayKey($0.renderer)) \($0.level.rawValue)" }
+        if overlayKeys != contentOverlayKeys {
+            mapView.removeOverlays(contentOverlays.map(\.overlay))
+            contentOverlays = scene.overlays.map { ($0.renderer.overlay, $0.renderer) }
+            for (index, overlay) in scene.overlays.enumerated() {
+                mapView.addOverlay(contentOverlays[index].overlay, level: overlay.level)
+            }
+            contentOverlayKeys = overlayKeys
+        }
         mapView.showsUserLocation = scene.showsUserLocation
-        lastScene = scene
         return true
     }
-    private var lastScene = MapScene()
+    private var contentOverlayKeys: [String] = []
+    private var replacingContent = false
 
-    /// What the content draws, as text: equal keys draw the same (renderers and images are told
-    /// apart by identity, so content made again each evaluation with new ones counts as changed).
+    /// What the content draws, as text: equal keys draw the same (images are told apart by
+    /// identity, so content made again each evaluation with new ones counts as changed).
     static func key(of scene: MapScene) -> [String] {
+        itemKeys(of: scene) + scene.overlays.map { "o \(MapHost.overlayKey($0.renderer)) \($0.level.rawValue)" }
+            + ["u \(scene.showsUserLocation)"]
+    }
+
+    /// Each marker's and annotation's look, as text, markers first.
+    static func itemKeys(of scene: MapScene) -> [String] {
         scene.markers.map { "m \($0.coordinate.latitude),\($0.coordinate.longitude) \($0.title ?? "") \($0.tint) \($0.glyphKey) \($0.showsTitle) \(String(describing: $0.tag))" }
             + scene.annotations.map { "a \($0.coordinate.latitude),\($0.coordinate.longitude) \($0.title ?? "") \($0.anchor) \($0.showsTitle) \(String(describing: $0.tag)) \(String(describing: $0.content))" }
-            + scene.overlays.map { "o \(MapHost.overlayKey($0.renderer)) \($0.level.rawValue)" }
-            + ["u \(scene.showsUserLocation)"]
     }
 
     /// An overlay renderer's look and shape, as text.
@@ -215,7 +247,7 @@ public final class MapHost {
             if mapView.userLocation.location == nil { show(fallback, scene: scene) }
         default:
             if mapView.userTrackingMode != .none { mapView.setUserTrackingMode(.none, animated: false) }
-            let viewport = map.viewport(size: mapView.frame.size, scene: scene, position: position)
+            let viewport = map.viewport(size: mapView.frame.size, scene: scene, position: position, safeArea: safeAreaInsets)
             mapView.setCamera(viewport.camera, animated: false)
         }
     }
@@ -262,7 +294,7 @@ public final class MapHost {
     // MARK: - The map view's news
 
     fileprivate func selectionChanged(to annotation: (any MKAnnotation)?) {
-        guard let selection = map.selection else { return }
+        guard !replacingContent, let selection = map.selection else { return }
         let tag = (annotation as? MapContentAnnotation)?.tag
         if let tag, !selection.accepts(tag) { return }
         guard selection.get() != tag else { return }
@@ -328,13 +360,23 @@ final class MapContentAnnotation: NSObject, MKAnnotation, @unchecked Sendable {
     let coordinate: CLLocationCoordinate2D
     let title: String?
     let tag: AnyHashable?
+    /// Its look as text (see `MapHost.itemKeys(of:)`): content with the same key is kept.
+    let key: String
 
-    init(marker: MarkerItem) {
-        (look, coordinate, title, tag) = (.marker(marker), marker.coordinate, marker.title, marker.tag)
+    init(marker: MarkerItem, key: String) {
+        (look, coordinate, title, tag, self.key) = (.marker(marker), marker.coordinate, marker.title, marker.tag, key)
     }
 
-    init(annotation: AnnotationItem) {
-        (look, coordinate, title, tag) = (.content(annotation), annotation.coordinate, annotation.title, annotation.tag)
+    init(annotation: AnnotationItem, key: String) {
+        (look, coordinate, title, tag, self.key) = (.content(annotation), annotation.coordinate, annotation.title, annotation.tag, key)
+    }
+
+    /// The same content under `key`.
+    func withKey(_ key: String) -> MapContentAnnotation {
+        switch look {
+        case .marker(let item): MapContentAnnotation(marker: item, key: key)
+        case .content(let item): MapContentAnnotation(annotation: item, key: key)
+        }
     }
 
     /// Its view: MapKit's marker balloon, or the annotation's content drawn into an image whose

@@ -109,6 +109,14 @@ final class MapHostTests: XCTestCase {
         host.tap(at: head)
         XCTAssertEqual(planner.selection, 1)
         XCTAssertTrue(planner.taps.isEmpty, "a tap that selects is not the map's tap")
+        // New content (a route, more results) keeps the selection and the selected view.
+        let view = try XCTUnwrap(host.mapView.selectedAnnotations.first as? MapContentAnnotation)
+        planner.places.append(CLLocationCoordinate2D(latitude: 43.7420, longitude: 7.4300))
+        host.update()
+        XCTAssertEqual(planner.selection, 1)
+        XCTAssertTrue(host.mapView.selectedAnnotations.first === view, "the unchanged marker was kept, not made again")
+        planner.places.removeLast()
+        host.update()
         let selected = try host.render()
         // The selected balloon is half as large again: its head reaches where the plain one's did
         // not (beside its glyph, 1.5 × 25 points above the tip).
