@@ -35,6 +35,7 @@ public struct Map {
     var cameraChangeHandlers: [(frequency: MapCameraUpdateFrequency, action: (MapCameraUpdateContext) -> Void)] = []
     var changeObservers: [MapChangeObserver] = []
     var tapAction: ((CGPoint) -> Void)?
+    var featureSelectionDisabled: ((MapFeature) -> Bool)?
 
     public init(initialPosition: MapCameraPosition = .automatic, bounds: MapCameraBounds? = nil,
                 interactionModes: MapInteractionModes = .all, scope: Namespace.ID? = nil,
@@ -58,7 +59,7 @@ public struct Map {
     /// a ``Marker/init(item:)``.
     public init<SelectionValue: Hashable>(position: Binding<MapCameraPosition>, bounds: MapCameraBounds? = nil,
                                           interactionModes: MapInteractionModes = .all, selection: Binding<SelectionValue?>,
-                                          scope: Namespace.ID? = nil, @MapContentBuilder content: () -> TupleMapContent) {
+                                          scope: Namespace.ID? = nil, @MapContentBuilder content: () -> TupleMapContent = { TupleMapContent([]) }) {
         self.init(position: position, bounds: bounds, interactionModes: interactionModes, scope: scope, content: content)
         self.selection = MapSelectionBinding(selection)
     }
@@ -66,14 +67,14 @@ public struct Map {
     /// A map with a selection that starts at `initialPosition`.
     public init<SelectionValue: Hashable>(initialPosition: MapCameraPosition = .automatic, bounds: MapCameraBounds? = nil,
                                           interactionModes: MapInteractionModes = .all, selection: Binding<SelectionValue?>,
-                                          scope: Namespace.ID? = nil, @MapContentBuilder content: () -> TupleMapContent) {
+                                          scope: Namespace.ID? = nil, @MapContentBuilder content: () -> TupleMapContent = { TupleMapContent([]) }) {
         self.init(initialPosition: initialPosition, bounds: bounds, interactionModes: interactionModes, scope: scope, content: content)
         self.selection = MapSelectionBinding(selection)
     }
 
     /// A map with a selection, at the automatic position.
     public init<SelectionValue: Hashable>(selection: Binding<SelectionValue?>, scope: Namespace.ID? = nil,
-                                          @MapContentBuilder content: () -> TupleMapContent) {
+                                          @MapContentBuilder content: () -> TupleMapContent = { TupleMapContent([]) }) {
         self.init(initialPosition: .automatic, selection: selection, scope: scope, content: content)
     }
 

@@ -24,7 +24,9 @@ import MapRender
 ///   binding is written back as a position ``MapCameraPosition/positionedByUser``.
 /// - **Selection**: a tap on a marker or annotation whose tag (or map item, for `MKMapItem`
 ///   selections) fits the selection binding writes it; a tap on the bare map clears it; the
-///   selected marker is drawn larger, as MapKit does. Untagged content cannot be selected.
+///   selected marker is drawn larger, as MapKit does. Untagged content cannot be selected. A
+///   `MapFeature?` selection selects the map's own labels instead (points of interest,
+///   territories, physical features), minus those `mapFeatureSelectionDisabled` excludes.
 /// - **Callbacks**: `onMapCameraChange(frequency:_:)` after each camera change,
 ///   `onChange(of:initial:_:)` when its value changed since the last evaluation,
 ///   ``Map/onTapGesture(perform:)`` for taps that select nothing.
@@ -202,6 +204,9 @@ public final class MapHost {
             appliedStyleKey = map.style.key
         }
         map.applyControls(to: mapView)
+        // A `MapFeature?` selection makes the map's own labels selectable (MapKit's default for
+        // such a map: points of interest, territories and physical features).
+        mapView.selectableMapFeatures = map.selection?.selectsFeatures == true ? [.pointsOfInterest, .territories, .physicalFeatures] : []
         let modes = map.interactionModes
         mapView.isScrollEnabled = modes.contains(.pan)
         mapView.isZoomEnabled = modes.contains(.zoom)
@@ -263,6 +268,12 @@ public final class MapHost {
     /// Brings the map view's selection in line with the selection binding.
     private func applySelection() -> Bool {
         let wanted = map.selection?.get()
+        if map.selection?.selectsFeatures == true {
+            // A feature is selected only by a tap; code can clear it.
+            guard wanted == nil, let feature = mapView.selectedAnnotations.first(where: { $0 is MKMapFeatureAnnotation }) else { return false }
+            mapView.deselectAnnotation(feature, animated: false)
+            return true
+        }
         let selected = mapView.selectedAnnotations.compactMap { $0 as? MapContentAnnotation }.first
         if let wanted {
             guard selected?.tag != wanted else { return false }
@@ -295,6 +306,15 @@ public final class MapHost {
 
     fileprivate func selectionChanged(to annotation: (any MKAnnotation)?) {
         guard !replacingContent, let selection = map.selection else { return }
+        if let feature = annotation as? MKMapFeatureAnnotation {
+            let value = MapFeature(feature)
+            if map.featureSelectionDisabled?(value) == true || !selection.selectsFeatures {
+                mapView.deselectAnnotation(feature, animated: false)
+                return
+            }
+            writeBack { selection.set(AnyHashable(value)) }
+            return
+        }
         let tag = (annotation as? MapContentAnnotation)?.tag
         if let tag, !selection.accepts(tag) { return }
         guard selection.get() != tag else { return }

@@ -10,11 +10,14 @@ struct MapSelectionBinding {
     let set: (AnyHashable?) -> Void
     /// Whether a tag can be the selection (it is of the binding's type).
     let accepts: (AnyHashable) -> Bool
+    /// Whether the selection is of the map's own features (a `MapFeature?` binding).
+    let selectsFeatures: Bool
 
     init<Value: Hashable>(_ binding: Binding<Value?>) {
         get = { binding.wrappedValue.map(AnyHashable.init) }
         set = { binding.wrappedValue = $0?.base as? Value }
         accepts = { $0.base is Value }
+        selectsFeatures = Value.self == MapFeature.self
     }
 }
 

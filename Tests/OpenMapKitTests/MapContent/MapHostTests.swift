@@ -260,4 +260,45 @@ final class MapHostTests: XCTestCase {
         XCTAssertFalse(isColor(image.color(at: CGPoint(x: tip.x, y: tip.y + 6)), near: UIColor(red: 1, green: 0, blue: 1, alpha: 1)))
         XCTAssertTrue(AnnotationDrawing.lastDrawnTitles.contains("Parking"), "the title is drawn under it")
     }
+
+    func testAMapFeatureSelectionSelectsTheMapsOwnLabels() async throws {
+        let selection = State<MapFeature?>(wrappedValue: nil)
+        let disabled = State<Set<String>>(wrappedValue: [])
+        let region = MKCoordinateRegion(center: CLLocationCoordinate2D(latitude: 43.7390, longitude: 7.4277), latitudinalMeters: 400,
+                                        longitudinalMeters: 400)
+        let host = MapHost(frame: CGRect(x: 0, y: 0, width: 400, height: 400), clock: MKManualMapViewClock(),
+                           dataSource: try MonacoBundle.dataSource()) {
+            Map(initialPosition: .region(region), selection: selection.projectedValue)
+                .mapFeatureSelectionDisabled { disabled.wrappedValue.contains($0.title ?? "") }
+        }
+        XCTAssertEqual(host.mapView.selectableMapFeatures, [.pointsOfInterest, .territories, .physicalFeatures])
+        _ = try host.render()
+        var found: (CGPoint, MKMapFeatureAnnotation)?
+        for y in stride(from: 20.0, to: 380, by: 6) where found == nil {
+            for x in stride(from: 20.0, to: 380, by: 6) where found == nil {
+                if let feature = host.mapView.mapFeature(at: CGPoint(x: x, y: y)), feature.featureType == .pointOfInterest {
+                    found = (CGPoint(x: x, y: y), feature)
+                }
+            }
+        }
+        let (point, label) = try XCTUnwrap(found, "the frame shows a point of interest")
+        host.tap(at: point)
+        let feature = try XCTUnwrap(selection.wrappedValue)
+        XCTAssertEqual(feature.kind, .pointOfInterest)
+        XCTAssertEqual(feature.title, label.title)
+        XCTAssertNotNil(feature.backgroundColor)
+        // The feature resolves to the place in the index.
+        let request = MKMapItemRequest(feature: feature)
+        request.dataSource = try MonacoBundle.dataSource()
+        let item = try await request.mapItem
+        XCTAssertEqual(item.name, label.title)
+        // Code clears it; a disabled feature cannot be selected.
+        selection.wrappedValue = nil
+        host.update()
+        XCTAssertTrue(host.mapView.selectedAnnotations.isEmpty)
+        disabled.wrappedValue = [label.title ?? ""]
+        host.tap(at: point)
+        XCTAssertNil(selection.wrappedValue)
+        XCTAssertTrue(host.mapView.selectedAnnotations.isEmpty)
+    }
 }
