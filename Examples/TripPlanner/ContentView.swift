@@ -33,6 +33,9 @@ struct ContentView {
     @State var searchResults: [MKMapItem] = []
     @State var selectedResult: MKMapItem?
     @State var route: MKRoute?
+    /// The talk keeps this in ItemInfoView's own @State; a panel made afresh each frame cannot
+    /// keep state, so it lives here.
+    @State var lookAroundScene: MKLookAroundScene?
 
     var body: Map {
         Map(position: $position, selection: $selectedResult) {
@@ -66,6 +69,7 @@ struct ContentView {
         }
         .onChange(of: selectedResult) {
             getDirections()
+            getLookAroundScene()
         }
         .onMapCameraChange { context in
             visibleRegion = context.region
@@ -82,10 +86,19 @@ struct ContentView {
     var panel: MapWindowPanel {
         var lines: [String] = []
         if let selectedResult {
-            lines = ItemInfoView(selectedResult: selectedResult, route: route).lines
+            lines = ItemInfoView(selectedResult: selectedResult, route: route, lookAroundScene: lookAroundScene).lines
         }
         let buttons = BeantownButtons(position: $position, searchResults: $searchResults, visibleRegion: visibleRegion)
         return MapWindowPanel(lines: lines, buttons: buttons.buttons)
+    }
+
+    func getLookAroundScene() {
+        lookAroundScene = nil
+        guard let selectedResult else { return }
+        Task {
+            let request = MKLookAroundSceneRequest(mapItem: selectedResult)
+            lookAroundScene = try? await request.scene
+        }
     }
 
     func getDirections() {

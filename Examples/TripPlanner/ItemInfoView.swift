@@ -1,5 +1,6 @@
-// The talk's info view for the selected result: its name and the drive time from the parking.
-// Linux: lines of the window's panel; the Look Around preview waits for Look Around (issue 24).
+// The talk's info view for the selected result: its name, the drive time from the parking and
+// the Look Around scene. Linux: lines of the window's panel; until scenes are drawn (issue 24),
+// the preview is the street the scene stands on.
 
 import Foundation
 import OpenMapKit
@@ -7,6 +8,7 @@ import OpenMapKit
 struct ItemInfoView {
     var selectedResult: MKMapItem
     var route: MKRoute?
+    var lookAroundScene: MKLookAroundScene?
 
     private var travelTime: String? {
         guard let route else { return nil }
@@ -18,6 +20,9 @@ struct ItemInfoView {
     var lines: [String] {
         var line = "\(selectedResult.name ?? "")"
         if let travelTime { line += "  ·  \(travelTime) by car" }
+        if let lookAroundScene {
+            line += "  ·  Look Around from \(lookAroundScene.streetName ?? "the street")"
+        }
         return [line]
     }
 }

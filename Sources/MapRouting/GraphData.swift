@@ -272,7 +272,10 @@ struct GraphData: @unchecked Sendable {
         let snapped = CLLocationCoordinate2D(latitude: pa.latitude + (pb.latitude - pa.latitude) * found.t,
                                              longitude: pa.longitude + (pb.longitude - pa.longitude) * found.t)
         let fraction = e.length > 0 ? min(1, max(0, offset / e.length)) : 0
-        return Snap(edge: found.edge, offset: offset, fraction: fraction, point: snapped, distance: found.distance)
+        // The segment's direction on a local plane (east scaled by the latitude's cosine).
+        let east = (pb.longitude - pa.longitude) * cos(pa.latitude * .pi / 180), north = pb.latitude - pa.latitude
+        let bearing = east == 0 && north == 0 ? nil : (atan2(east, north) * 180 / .pi + 360).truncatingRemainder(dividingBy: 360)
+        return Snap(edge: found.edge, offset: offset, fraction: fraction, point: snapped, distance: found.distance, bearing: bearing)
     }
 }
 

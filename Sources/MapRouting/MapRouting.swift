@@ -120,11 +120,15 @@ public struct SnappedPoint: Sendable {
     public var distance: Double
     /// The name of the road snapped to, when it has one.
     public var name: String?
+    /// Which way the road runs there, in degrees clockwise from north (along the way as drawn in
+    /// OpenStreetMap; the road runs the opposite way too); nil when the piece is a point.
+    public var bearing: Double?
 
-    public init(coordinate: CLLocationCoordinate2D, distance: Double, name: String?) {
+    public init(coordinate: CLLocationCoordinate2D, distance: Double, name: String?, bearing: Double? = nil) {
         self.coordinate = coordinate
         self.distance = distance
         self.name = name
+        self.bearing = bearing
     }
 }
 

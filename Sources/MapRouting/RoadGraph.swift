@@ -28,7 +28,7 @@ public final class RoadGraph: Sendable {
         guard let hit = g.nearest(coordinate) else {
             throw RoutingError.noRoadNearby("no road for \(mode.rawValue) within \(Int(GraphData.maximumSnapDistance / 1000)) km of \(coordinate)")
         }
-        return SnappedPoint(coordinate: hit.point, distance: hit.distance, name: g.info(ofEdge: hit.edge).name)
+        return SnappedPoint(coordinate: hit.point, distance: hit.distance, name: g.info(ofEdge: hit.edge).name, bearing: hit.bearing)
     }
 
     /// Routes between two coordinates; the first path is the best, then up to
@@ -144,6 +144,8 @@ struct Snap {
     var fraction: Double
     var point: CLLocationCoordinate2D
     var distance: Double
+    /// The direction of the edge's piece there, degrees clockwise from north; nil for a point.
+    var bearing: Double? = nil
 }
 
 /// The graph's connected components, worked out on the first query that needs them.
