@@ -89,7 +89,7 @@ final class ExtrusionPerspectiveTests: XCTestCase {
         let light = ExtrusionLight(renderer.style.light)
         let roof = light.roof(Self.parse(paint))
         let direction = light.direction(bearing: 0)
-        let south = light.shade(Self.parse(paint), facing: min(max(direction.y, 0), 1))
+        let south = light.shade(Self.parse(paint), facing: min(max(-direction.y, 0), 1))
         let roofFar = try frame(0, -20, metres: 30), roofNear = try frame(0, 20, metres: 30), foot = try frame(0, 20)
         XCTAssertGreaterThan(foot.y - roofNear.y, 40, "the wall is tall on screen")
         assertColor(color(canvas, (200, (roofFar.y + roofNear.y) / 2)), roof, "mid-roof")
@@ -123,20 +123,19 @@ final class ExtrusionPerspectiveTests: XCTestCase {
             // Above the overlap, the far wall shows.
             let direction = light.direction(bearing: 0)
             assertColor(color(canvas, (200, (farWallTop.y + top) / 2)),
-                        light.shade(Self.parse("#d03030"), facing: min(max(direction.y, 0), 1)), "the far wall above the near roof")
+                        light.shade(Self.parse("#d03030"), facing: min(max(-direction.y, 0), 1)), "the far wall above the near roof")
         }
     }
 
-    /// A building east of the centre shows its south and west walls. A light from azimuth 0
-    /// lights the south wall more; one from azimuth 90 (MapLibre's `position`, whose Cartesian
-    /// direction turns azimuth 90 toward −x) the west wall. Turning the map turns a map-anchored
-    /// light with it.
+    /// A building east of the centre shows its south and west walls. A light from azimuth 180
+    /// (the south, MapLibre's `position`) lights the south wall more; one from azimuth 270 the
+    /// west wall. Turning the map turns a map-anchored light with it.
     func testTheLightsDirectionDecidesTheBrighterWall() throws {
         let building = Self.building(x: 60...100, y: -20...20, metres: 30, color: "#a0a0a0")
         func luminance(_ c: [Int]) -> Double { Double(c[0]) * 0.2126 + Double(c[1]) * 0.7152 + Double(c[2]) * 0.0722 }
         let southWall = try frame(80, 20, metres: 15), westWall = try frame(60, 0, metres: 15)
         var brighter: [Double: String] = [:]
-        for azimuth in [0.0, 90] {
+        for azimuth in [180.0, 270] {
             let light = #"{"anchor": "viewport", "position": [1.15, \#(azimuth), 60], "intensity": 0.6}"#
             let canvas = try render(try Self.renderer(buildings: [building], light: light))
             let south = luminance(color(canvas, southWall)), west = luminance(color(canvas, westWall))
@@ -144,7 +143,7 @@ final class ExtrusionPerspectiveTests: XCTestCase {
             XCTAssertNotEqual(south, west, accuracy: 8, "azimuth \(azimuth)")
             brighter[azimuth] = south > west ? "south" : "west"
         }
-        XCTAssertEqual(brighter, [0: "south", 90: "west"])
+        XCTAssertEqual(brighter, [180: "south", 270: "west"])
         // The same light anchored to the map, on a map turned by 90°: what was its west is now
         // the screen's south, so the screen's south wall is lit as the map's west wall was.
         let light = ExtrusionLight(try Style(text: #"{"version": 8, "light": {"anchor": "map", "position": [1.15, 90, 60]}, "sources": {}, "layers": []}"#).light)
@@ -170,7 +169,7 @@ final class ExtrusionPerspectiveTests: XCTestCase {
         for spot in spots { assertColor(color(shown, spot), Self.parse("#ff00ff"), "a circle above the extrusions") }
         let hidden = try render(try Self.renderer(buildings: [building], points: circles, layers: [under]))
         let light = ExtrusionLight(try Style(text: #"{"version": 8, "light": {"anchor": "viewport", "position": [1.15, 210, 30], "intensity": 0.5}, "sources": {}, "layers": []}"#).light)
-        let wall = light.shade(Self.parse("#8080c0"), facing: min(max(light.direction(bearing: 0).y, 0), 1))
+        let wall = light.shade(Self.parse("#8080c0"), facing: min(max(-light.direction(bearing: 0).y, 0), 1))
         for spot in spots { assertColor(color(hidden, spot), wall, "a circle below the extrusions, behind the wall") }
     }
 

@@ -227,7 +227,12 @@ enum ExtrusionScene {
                         guard (camera.x - middle.x) * normal.x + (camera.y - middle.y) * normal.y > 0 else { continue }
                         guard let a0 = project(a, bottom), let b0 = project(b, bottom), let b1 = project(b, top),
                               let a1 = project(a, top) else { continue }
-                        let facing = min(max(normal.x * lightDirection.x + normal.y * lightDirection.y, 0), 1)
+                        // MapLibre's wall normals point into the building (the perpendicular of
+                        // each edge of a ring wound as vector tiles wind exteriors), and its
+                        // Cartesian `position` points away from where the light comes from: a
+                        // wall is lit as its outward normal faces −position. Taken from the
+                        // outward normal here, so data wound the other way is lit the same.
+                        let facing = min(max(-(normal.x * lightDirection.x + normal.y * lightDirection.y), 0), 1)
                         let footColor = light.shade(prism.color, facing: facing, gradient: foot)
                         let topColor = light.shade(prism.color, facing: facing, gradient: head)
                         faces.append(Face(shape: .wall(quad: [a0, b0, b1, a1], foot: footColor, top: topColor),

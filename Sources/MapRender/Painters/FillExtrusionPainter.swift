@@ -82,10 +82,12 @@ struct ExtrusionLight {
         shade(color, facing: min(max(radial * cos(polar * .pi / 180), 0), 1))
     }
 
-    /// The light's direction in a frame's ground axes (x right, y down, z up), as MapLibre's
-    /// `lightPosition` makes it: `position` turned into Cartesian coordinates with the azimuth
-    /// measured clockwise from north (the top of the screen for the viewport anchor), and, for
-    /// the map anchor, turned with the map by the camera's `bearing` (degrees).
+    /// The light's vector in a frame's ground axes (x right, y down, z up), as MapLibre's
+    /// `lightPosition` makes it: `position` turned into Cartesian coordinates (azimuth + 90°, in
+    /// the y-down axes, so the horizontal part points away from the azimuth the light comes
+    /// from, clockwise from north, the top of the screen for the viewport anchor), and, for the
+    /// map anchor, turned with the map by the camera's `bearing` (degrees). Roofs face +z; a wall
+    /// is lit as its outward normal faces the opposite of the horizontal part.
     func direction(bearing: Double) -> (x: Double, y: Double, z: Double) {
         let a = (azimuthal + 90) * .pi / 180, p = polar * .pi / 180
         var (x, y) = (radial * cos(a) * sin(p), radial * sin(a) * sin(p))
