@@ -49,6 +49,23 @@ public struct PerspectiveProjection: Sendable {
         return (cameraDistance * x / depth, cameraDistance * y * cosPitch / depth)
     }
 
+    /// How far in front of the camera a point `z` points above the ground offset (x, y) lies,
+    /// along the view's axis, in points; 0 and below is at or behind the camera. The camera
+    /// stands above ground (0, H·sin p) at height H·cos p.
+    public func depth(groundY y: Double, height z: Double) -> Double { cameraDistance - y * sinPitch - z * cosPitch }
+
+    /// Where a point `z` points above a ground offset appears, as an offset from the view's
+    /// centre; nil at or behind the camera. Height 0 is ``view(groundX:groundY:)``: the same
+    /// pinhole, so what stands on the ground meets the warped flat map where it stands.
+    public func view(groundX x: Double, groundY y: Double, height z: Double) -> (dx: Double, dy: Double)? {
+        let depth = depth(groundY: y, height: z)
+        guard depth > 0 else { return nil }
+        return (cameraDistance * x / depth, cameraDistance * (y * cosPitch - z * sinPitch) / depth)
+    }
+
+    /// The camera's position: the ground offset below it and its height, in points.
+    public var cameraPosition: (x: Double, y: Double, z: Double) { (0, cameraDistance * sinPitch, cameraDistance * cosPitch) }
+
     /// View points per ground point across the view, on the row `dy` below the centre: 1 at the
     /// centre, more toward the viewer, 0 at the horizon. (Along the view the ground is foreshortened
     /// further, by cos p at the centre.)

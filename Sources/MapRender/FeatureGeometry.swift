@@ -88,6 +88,10 @@ struct FeatureGroup {
     /// The vector tile the features were projected from (in the same order per source layer), which
     /// keeps filter results across layers' renders; nil for GeoJSON.
     var prepared: PreparedTile?
+    /// The tile's unwrapped column, its row and its zoom; nil for GeoJSON. A pitched frame's flat
+    /// drawings overlap, so the same tile is drawn by several: this tells its features apart from
+    /// another tile's when the extrusions they gathered are merged (see `ExtrusionGatherer`).
+    var tile: (x: Int, y: Int, z: Int)?
 
     init(clip: [ScreenPoint]?, layers: [String: [RenderFeature]], lineMetrics: Bool = false, maxZoom: Int = 18) {
         (self.clip, self.layers, self.lineMetrics, self.maxZoom) = (clip, layers, lineMetrics, maxZoom)

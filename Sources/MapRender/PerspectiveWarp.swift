@@ -113,6 +113,10 @@ extension StyleRenderer {
         var warnings: [String] = []
         var drawn: [(tier: PerspectivePlan.Tier, canvas: RenderCanvas)] = []
         var flats: [RenderedFrame.Flat] = []
+        // With extrusion layers at this zoom, each tier is drawn in runs of layers cut at them,
+        // the extrusions gathered to be drawn in 3D between the runs once they are warped.
+        let extrusions = layers.contains { $0.layer.type == .fillExtrusion && $0.isDrawn(atZoom: zoom) } ? ExtrusionGatherer() : nil
+        var runs: [[(tier: PerspectivePlan.Tier, canvas: RenderCanvas)]] = []
         lastFrame = nil
         for var tier in plan.tiers {
             // The tier's centre on the ground, as a coordinate; a latitude beyond Web Mercator's
@@ -128,10 +132,18 @@ extension StyleRenderer {
             tier.x = screen.x - width / 2 - tier.width / 2
             tier.y = screen.y - height / 2 - tier.height / 2
             reservedLabelAreas = reserved.compactMap { Self.reservedArea($0, in: tier, projection: projection) }
-            let canvas = try renderFlat(center: coordinate, zoom: zoom, bearing: bearing, width: tier.width, height: tier.height,
-                                        pixelRatio: tier.pixelRatio)
+            extrusions?.origin = (tier.x, tier.y)
+            let canvases = try renderFlatLayers(center: coordinate, zoom: zoom, bearing: bearing, width: tier.width, height: tier.height,
+                                                pixelRatio: tier.pixelRatio, extrusions: extrusions)
             warnings += self.warnings.filter { !warnings.contains($0) }
-            drawn.append((tier, canvas))
+            if extrusions == nil {
+                drawn.append((tier, canvases[0]!))
+            } else {
+                if runs.isEmpty { runs = Array(repeating: [], count: canvases.count) }
+                for (run, canvas) in canvases.enumerated() where run < runs.count {
+                    if let canvas { runs[run].append((tier, canvas)) }
+                }
+            }
             if var flat = lastFrame?.flats.first {
                 flat.tier = tier
                 flats.append(flat)
@@ -141,10 +153,42 @@ extension StyleRenderer {
         lastFrame = nil
         let frame = try RenderCanvas(width: width, height: height, scale: pixelRatio)
         let sky = backgroundColor(atZoom: zoom).map(Self.skyColor(background:))
-        PerspectiveWarp.warp(into: frame, from: drawn, plan: plan, projection: projection, sky: sky, threads: maximumThreads)
+        if let extrusions {
+            try drawRuns(runs, extrusions: extrusions, into: frame, plan: plan, projection: projection, sky: sky, center: center,
+                         zoom: zoom, bearing: bearing)
+        } else {
+            PerspectiveWarp.warp(into: frame, from: drawn, plan: plan, projection: projection, sky: sky, threads: maximumThreads)
+        }
         let record = RenderedFrame(transform: transform, zoom: zoom, pitch: pitch, pixelRatio: pixelRatio, flats: flats,
                                    groundTop: plan.groundTop)
         return (frame, warnings, record)
+    }
+
+    /// A pitched frame with extrusions: the first run of layers warped with the sky, then each
+    /// extrusion layer drawn in 3D (see ``ExtrusionScene``) and the run of layers above it warped
+    /// and laid over it, so labels above the buildings stay above them. Later runs fade into the
+    /// fog as the ground does (toward transparent, the sky being below them).
+    private func drawRuns(_ runs: [[(tier: PerspectivePlan.Tier, canvas: RenderCanvas)]], extrusions: ExtrusionGatherer,
+                          into frame: RenderCanvas, plan: PerspectivePlan, projection: PerspectiveProjection, sky: RenderColor?,
+                          center: CLLocationCoordinate2D, zoom: Double, bearing: Double) throws(RenderError) {
+        // Heights in metres become points at the centre's scale, as MapLibre scales them for the
+        // whole view: 512-point tiles, so the world is 512·2^zoom points round.
+        let pointsPerMetre = MKMapPointsPerMeterAtLatitude(center.latitude) * 512 * pow(2, zoom) / MKMapSize.worldWidth
+        let light = ExtrusionLight(style.light)
+        for (number, run) in runs.enumerated() {
+            if number > 0, number - 1 < extrusions.layers.count {
+                ExtrusionScene.draw(extrusions.layers[number - 1], on: frame, projection: projection, zoom: zoom,
+                                    pointsPerMetre: pointsPerMetre, light: light, bearing: bearing)
+            }
+            if number == 0 {
+                PerspectiveWarp.warp(into: frame, from: run, plan: plan, projection: projection, sky: sky, threads: maximumThreads)
+            } else if !run.isEmpty {
+                let layer = try RenderCanvas(width: projection.width, height: projection.height, scale: frame.scale)
+                PerspectiveWarp.warp(into: layer, from: run, plan: plan, projection: projection,
+                                     sky: sky.map { _ in RenderColor(red: 0, green: 0, blue: 0, alpha: 0) }, threads: maximumThreads)
+                frame.draw(layer)
+            }
+        }
     }
 
     /// A label-free rectangle of the frame on a tier's flat drawing: the box around its corners'

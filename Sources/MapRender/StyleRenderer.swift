@@ -48,15 +48,21 @@ public struct StyleResourceLoader: Sendable {
 /// Draws a MapLibre style (v8) for a camera with Cairo.
 ///
 /// Supported layer types: `background`, `fill`, `line`, `circle`, `heatmap` and `fill-extrusion`
-/// (its roofs, as seen at pitch 0) from vector tile and GeoJSON sources, with filters, zoom
+/// (its roofs at pitch 0, walls and roofs in 3D when pitched) from vector tile and GeoJSON sources, with filters, zoom
 /// ranges, visibility, data-driven paint, sort keys and sprite patterns; `raster` from PNG tiles
 /// and from `image` sources (a PNG stretched over its four corners, as two triangles, as a GPU
 /// draws it) with MapLibre's colour adjustments; `hillshade` and `color-relief` from `raster-dem` PNG tiles
 /// (Mapbox, Terrarium or custom encoding); `symbol` text and sprite icons, placed with collisions as
 /// MapLibre does (see ``SymbolPlacer``; text drawn with the installed fonts, see ``FontCatalog``).
 /// A pitched camera is drawn by warping the flat map into perspective, so labels and circles lean
-/// with the ground (`text-pitch-alignment`, `circle-pitch-scale`/`-alignment` change nothing) and
-/// extrusions show their roofs only. Not supported: `fill-extrusion-pattern`,
+/// with the ground (`text-pitch-alignment`, `circle-pitch-scale`/`-alignment` change nothing).
+/// Extrusions of a pitched camera stand up: each building's footprint and roof (its height in
+/// metres at the map's scale at the centre) are projected through the warp's camera and drawn
+/// over the warped map as walls facing the camera and roofs, lit by the style's `light` as
+/// MapLibre's shader lights them (with `fill-extrusion-vertical-gradient`), farthest first (the
+/// painter's algorithm, where MapLibre depth-tests: see `ExtrusionScene`); the layers above them
+/// are warped separately and laid on top, so labels stay above buildings. Not supported:
+/// `fill-extrusion-pattern`,
 /// hillshade methods other than "standard" (the first light is used), `raster-fade-duration`
 /// (nothing fades in a still image).
 ///
@@ -226,7 +232,8 @@ public final class StyleRenderer {
     /// away from the viewer with `MapViewport`'s camera (field of view 2·atan(1/3), 1.5 view
     /// heights above the centre): the map is drawn flat and then warped into perspective (see
     /// `PerspectiveWarp`), so every pixel lies where `MapViewport.point(for:)` puts its map point.
-    /// Labels are warped with the ground they are drawn on. Pitch 0 draws the flat map directly.
+    /// Labels are warped with the ground they are drawn on; `fill-extrusion` layers are drawn in
+    /// 3D over the warped layers below them. Pitch 0 draws the flat map directly.
     public func render(center: CLLocationCoordinate2D, zoom: Double, bearing: Double = 0, pitch: Double = 0,
                        width: Double, height: Double, pixelRatio: Double = 1) throws(RenderError) -> RenderCanvas {
         lastFrame = nil
@@ -262,6 +269,18 @@ public final class StyleRenderer {
     /// draws looking straight down, and each flat piece a pitched frame is warped from.
     func renderFlat(center: CLLocationCoordinate2D, zoom: Double, bearing: Double = 0,
                     width: Double, height: Double, pixelRatio: Double = 1) throws(RenderError) -> RenderCanvas {
+        // Without a gatherer every layer is drawn on the one canvas.
+        try renderFlatLayers(center: center, zoom: zoom, bearing: bearing, width: width, height: height, pixelRatio: pixelRatio,
+                             extrusions: nil)[0]!
+    }
+
+    /// The flat map, cut at its `fill-extrusion` layers when `extrusions` is given: those layers
+    /// are not drawn but gathered into it (a pitched frame draws them in 3D over the warped
+    /// map), and the layers between them are drawn on separate canvases, one per run of layers
+    /// (nil for an empty run), so that what lies above a building stays above it. Without
+    /// `extrusions`, one canvas with every layer.
+    func renderFlatLayers(center: CLLocationCoordinate2D, zoom: Double, bearing: Double = 0, width: Double, height: Double,
+                          pixelRatio: Double = 1, extrusions: ExtrusionGatherer?) throws(RenderError) -> [RenderCanvas?] {
         warnings = []
         let center = try Self.validatedCamera(center: center, zoom: zoom, bearing: bearing, width: width, height: height,
                                               pixelRatio: pixelRatio)
@@ -278,6 +297,8 @@ public final class StyleRenderer {
         // Everything that reads or fills the renderer's caches happens here, on this thread; the
         // drawing steps that follow only read, so bands of the image can run them at once.
         var steps: [DrawStep] = []
+        // The runs of layers between extrusion layers, when those are gathered.
+        var runs: [[DrawStep]] = []
         for (index, layer) in layers.enumerated() where layer.isDrawn(atZoom: zoom) {
             switch layer.layer.type {
             case .symbol:
@@ -306,17 +327,50 @@ public final class StyleRenderer {
             default:
                 if groups[sourceID] == nil { groups[sourceID] = featureGroups(sourceID: sourceID, zoom: zoom, transform: transform) }
                 let layerGroups = groups[sourceID] ?? []
+                if layer.layer.type == .fillExtrusion, let extrusions {
+                    extrusions.gather(layer, index: index, groups: layerGroups, painter: painter)
+                    runs.append(steps)
+                    steps = []
+                    continue
+                }
                 painter.selectFeatures(layer, groups: layerGroups)
                 steps.append(.features(layer, groups: layerGroups))
             }
         }
-        if steps.contains(where: \.usesPatterns) { _ = styleSprites(pixelRatio: pixelRatio) }
+        if steps.contains(where: \.usesPatterns) || runs.joined().contains(where: \.usesPatterns) { _ = styleSprites(pixelRatio: pixelRatio) }
+        if extrusions != nil {
+            // The layers above the last extrusion layer.
+            runs.append(steps)
+            var canvases: [RenderCanvas?] = []
+            var placer = symbols
+            for (number, run) in runs.enumerated() {
+                // The first run's canvas is always made: the warp draws the sky around it.
+                guard !run.isEmpty || number == 0 else {
+                    canvases.append(nil)
+                    continue
+                }
+                let runCanvas = number == 0 ? canvas : try RenderCanvas(width: width, height: height, scale: pixelRatio)
+                var runPainter = painter
+                runPainter.canvas = runCanvas
+                try drawSteps(run, on: runCanvas, painter: runPainter, symbols: &placer)
+                canvases.append(runCanvas)
+            }
+            lastFrame = drawn
+            return canvases
+        }
+        var placer = symbols
+        try drawSteps(steps, on: canvas, painter: painter, symbols: &placer)
+        lastFrame = drawn
+        return [canvas]
+    }
+
+    /// Draws steps on a canvas, in horizontal bands on several threads when it is large enough
+    /// (see ``bandRows(canvas:steps:)``).
+    private func drawSteps(_ steps: [DrawStep], on canvas: RenderCanvas, painter: LayerPainter, symbols: inout SymbolPlacer?) throws(RenderError) {
         let bands = bandRows(canvas: canvas, steps: steps)
         guard bands.count > 1 else {
-            var symbols = symbols
             Self.draw(steps, painter: painter, symbols: &symbols)
-            lastFrame = drawn
-            return canvas
+            return
         }
         var bandCanvases: [RenderCanvas] = []
         for rows in bands { bandCanvases.append(try RenderCanvas(band: canvas, rows: rows)) }
@@ -332,8 +386,6 @@ public final class StyleRenderer {
         }
         bandCanvases = []
         canvas.finishBands()
-        lastFrame = drawn
-        return canvas
     }
 
     /// One layer's drawing, with what it draws already gathered.
@@ -440,7 +492,9 @@ public final class StyleRenderer {
         }
         @Sendable func project(_ index: Int) -> FeatureGroup {
             let (x, y, tile) = tiles[index]
-            return VectorTileProjection.group(tile: tile, origin: (Double(x) * size, Double(y) * size), size: size, transform: transform)
+            var group = VectorTileProjection.group(tile: tile, origin: (Double(x) * size, Double(y) * size), size: size, transform: transform)
+            group.tile = (x, y, z)
+            return group
         }
         guard tiles.count > 1, maximumThreads > 1 else { return tiles.indices.map(project) }
         nonisolated(unsafe) var groups = [FeatureGroup?](repeating: nil, count: tiles.count)
@@ -665,7 +719,8 @@ struct CompiledLayer {
         .circle: ["circle-radius", "circle-color", "circle-opacity", "circle-stroke-width", "circle-stroke-color",
                   "circle-stroke-opacity", "circle-translate", "circle-translate-anchor", "circle-blur"],
         .fillExtrusion: ["fill-extrusion-color", "fill-extrusion-opacity", "fill-extrusion-translate",
-                         "fill-extrusion-translate-anchor", "fill-extrusion-height", "fill-extrusion-base"],
+                         "fill-extrusion-translate-anchor", "fill-extrusion-height", "fill-extrusion-base",
+                         "fill-extrusion-vertical-gradient"],
         .heatmap: ["heatmap-radius", "heatmap-weight", "heatmap-intensity", "heatmap-color", "heatmap-opacity"],
         .hillshade: ["hillshade-illumination-direction", "hillshade-illumination-anchor", "hillshade-exaggeration",
                      "hillshade-shadow-color", "hillshade-highlight-color", "hillshade-accent-color"],

@@ -134,6 +134,28 @@ public final class RenderCanvas {
         cairo_fill(cairo)
     }
 
+    /// Fills a quadrilateral whose four corners carry colours, blended across it (a Cairo mesh
+    /// patch): a lit wall whose colour changes from its foot to its top, as a GPU blends the
+    /// colours of a quad's vertices.
+    public func fill(quad: [(x: Double, y: Double)], colors: [RenderColor]) {
+        guard quad.count == 4, colors.count == 4 else { return }
+        let pattern = cairo_pattern_create_mesh()
+        defer { cairo_pattern_destroy(pattern) }
+        cairo_mesh_pattern_begin_patch(pattern)
+        cairo_mesh_pattern_move_to(pattern, quad[0].x, quad[0].y)
+        for p in quad.dropFirst() { cairo_mesh_pattern_line_to(pattern, p.x, p.y) }
+        for (corner, color) in colors.enumerated() {
+            cairo_mesh_pattern_set_corner_color_rgba(pattern, UInt32(corner), color.red, color.green, color.blue, color.alpha)
+        }
+        cairo_mesh_pattern_end_patch(pattern)
+        cairo_new_path(cairo)
+        cairo_move_to(cairo, quad[0].x, quad[0].y)
+        for p in quad.dropFirst() { cairo_line_to(cairo, p.x, p.y) }
+        cairo_close_path(cairo)
+        cairo_set_source(cairo, pattern)
+        cairo_fill(cairo)
+    }
+
     /// How line ends and corners are drawn (MapLibre's `line-cap` and `line-join`).
     public enum LineCap: Sendable { case butt, round, square }
     public enum LineJoin: Sendable { case miter, round, bevel }

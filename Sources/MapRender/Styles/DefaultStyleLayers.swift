@@ -75,7 +75,10 @@ enum DefaultStyleLayers {
     static let source = DefaultStyle.vectorSourceID
 
     /// The whole style document: the vector layers, over imagery for `hybrid` and `imagery`.
-    static func document(name: String, palette p: DefaultStylePalette, imagery: Bool, vector: Bool) -> String {
+    /// With `extrudedBuildings` (MapKit's realistic elevation), buildings are a `fill-extrusion`
+    /// layer (see ``extrudedBuildings(_:)``) instead of a flat fill.
+    static func document(name: String, palette p: DefaultStylePalette, imagery: Bool, vector: Bool,
+                         extrudedBuildings: Bool = false) -> String {
         var sources = [#""\#(source)": {"type": "vector", "tiles": ["bundle://{z}/{x}/{y}"], "minzoom": 0, "maxzoom": 14}"#]
         var layers: [String] = []
         if imagery {
@@ -86,8 +89,9 @@ enum DefaultStyleLayers {
             layers.append(#"{"id": "background", "type": "background", "paint": {"background-color": "\#(p.land)"}}"#)
         }
         if vector {
-            if !imagery { layers += ground(p) }
+            if !imagery { layers += ground(p, flatBuildings: !extrudedBuildings) }
             layers += roads(p, overImagery: imagery)
+            if extrudedBuildings { layers.append(Self.extrudedBuildings(p)) }
             layers += labels(p)
         }
         return """
@@ -122,8 +126,8 @@ enum DefaultStyleLayers {
 
     // MARK: Ground: land cover, land use, water, buildings
 
-    private static func ground(_ p: DefaultStylePalette) -> [String] {
-        [
+    private static func ground(_ p: DefaultStylePalette, flatBuildings: Bool) -> [String] {
+        let layers = [
             #"{"id": "landcover", "type": "fill", "source": "\#(source)", "source-layer": "landcover", "#
                 + #""paint": {"fill-color": \#(byClass([("\"wood\"", "\"\(p.wood)\""), ("\"grass\"", "\"\(p.grass)\""), ("\"farmland\"", "\"\(p.grass)\""), ("\"sand\"", "\"\(p.sand)\""), ("\"ice\"", "\"\(p.ice)\""), ("\"wetland\"", "\"\(p.wetland)\""), ("\"rock\"", "\"\(p.residential)\"")], otherwise: "\"\(p.grass)\"")), "#
                 + #""fill-opacity": \#(zoomed([(4, "0.5"), (10, "0.9")], base: 1))}}"#,
@@ -148,6 +152,24 @@ enum DefaultStyleLayers {
                 + #""paint": {"fill-color": "\#(p.building)", "fill-outline-color": "\#(p.buildingOutline)", "#
                 + #""fill-opacity": \#(zoomed([(14, "0.4"), (16, "1")], base: 1))}}"#,
         ]
+        return flatBuildings ? layers : layers.filter { !$0.hasPrefix(#"{"id": "building","#) }
+    }
+
+    /// Buildings standing up (MapKit's realistic elevation): a `fill-extrusion` layer from the
+    /// OpenMapTiles `building` layer's `render_height` and `render_min_height` (metres, as the
+    /// importer writes them), leaving out the outlines of buildings drawn by their parts
+    /// (`hide_3d`). Above the roads and below the labels, as MapLibre composites extrusions at
+    /// their place in the style: roads drawn above it would lie over the walls. Seen from straight
+    /// above it shows the roofs; the renderer raises the walls when the map is pitched.
+    /// Imagery maps have no building colour: theirs are a pale stone.
+    static func extrudedBuildings(_ p: DefaultStylePalette) -> String {
+        let color = p.building.isEmpty ? "#d8d3ca" : p.building
+        return #"{"id": "building-3d", "type": "fill-extrusion", "source": "\#(source)", "source-layer": "building", "minzoom": 14, "#
+            + #""filter": ["!=", ["get", "hide_3d"], true], "#
+            + #""paint": {"fill-extrusion-color": "\#(color)", "#
+            + #""fill-extrusion-height": ["coalesce", ["get", "render_height"], 5], "#
+            + #""fill-extrusion-base": ["coalesce", ["get", "render_min_height"], 0], "#
+            + #""fill-extrusion-opacity": \#(zoomed([(14, "0.4"), (16, "1")], base: 1))}}"#
     }
 
     // MARK: Roads, railways, boundaries

@@ -29,12 +29,28 @@ public enum DefaultStyle: String, CaseIterable, Sendable {
     }
 
     /// The style document's JSON text.
-    public var json: String {
-        switch self {
-        case .standard: DefaultStyleLayers.document(name: "OpenMapKit Standard", palette: .light, imagery: false, vector: true)
-        case .dark: DefaultStyleLayers.document(name: "OpenMapKit Standard Dark", palette: .dark, imagery: false, vector: true)
-        case .muted: DefaultStyleLayers.document(name: "OpenMapKit Muted", palette: .muted, imagery: false, vector: true)
-        case .hybrid: DefaultStyleLayers.document(name: "OpenMapKit Hybrid", palette: .hybrid, imagery: true, vector: true)
+    public var json: String { json(extrudedBuildings: false) }
+
+    /// The style document with buildings as a `fill-extrusion` layer when `extrudedBuildings`
+    /// (MapKit's realistic elevation: buildings stand up when the map is pitched; seen from
+    /// straight above, their roofs), or as flat fills. `imagery` has no buildings either way.
+    public func makeStyle(extrudedBuildings: Bool) -> Style {
+        // The documents are valid by construction; a test parses and validates each one.
+        try! Style(text: json(extrudedBuildings: extrudedBuildings))
+    }
+
+    /// The JSON text of ``makeStyle(extrudedBuildings:)``.
+    public func json(extrudedBuildings: Bool) -> String {
+        let extruded = extrudedBuildings
+        return switch self {
+        case .standard: DefaultStyleLayers.document(name: "OpenMapKit Standard", palette: .light, imagery: false, vector: true,
+                                                    extrudedBuildings: extruded)
+        case .dark: DefaultStyleLayers.document(name: "OpenMapKit Standard Dark", palette: .dark, imagery: false, vector: true,
+                                                extrudedBuildings: extruded)
+        case .muted: DefaultStyleLayers.document(name: "OpenMapKit Muted", palette: .muted, imagery: false, vector: true,
+                                                 extrudedBuildings: extruded)
+        case .hybrid: DefaultStyleLayers.document(name: "OpenMapKit Hybrid", palette: .hybrid, imagery: true, vector: true,
+                                                  extrudedBuildings: extruded)
         case .imagery: DefaultStyleLayers.document(name: "OpenMapKit Imagery", palette: .hybrid, imagery: true, vector: false)
         }
     }

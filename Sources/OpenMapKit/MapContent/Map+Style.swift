@@ -3,12 +3,17 @@ import Foundation
 extension Map {
     /// How a map is drawn (SwiftUI's `MapStyle`): the standard street map, imagery, or hybrid.
     ///
-    /// Differs from MapKit: unsupported are `elevation: .realistic` (terrain and buildings are
-    /// drawn flat, pitched maps show the ground in perspective without relief) and `showsTraffic`
-    /// (OpenStreetMap has no traffic): both are accepted so MapKit code compiles, and change
-    /// nothing. `imagery` and `hybrid` need imagery tiles from ``MapDataSource/imagery``.
+    /// `elevation: .realistic` on `standard` and `hybrid` draws buildings in 3D when the map is
+    /// pitched, as MapKit does (walls and roofs lit by the style's light, heights from
+    /// OpenStreetMap); `.automatic` and `.flat` keep them flat.
+    ///
+    /// Differs from MapKit: the terrain itself stays flat with `.realistic` (there is no elevation
+    /// data), and `.automatic` draws flat buildings (MapKit decides by zoom and device);
+    /// `showsTraffic` is unsupported (OpenStreetMap has no traffic): it is accepted so MapKit code
+    /// compiles, and changes nothing. `imagery` and `hybrid` need imagery tiles from
+    /// ``MapDataSource/imagery``.
     public struct Style: Sendable {
-        /// Whether terrain is drawn in relief (snapshots are drawn flat for now).
+        /// Whether buildings stand up when the map is pitched (`.realistic`); terrain is flat.
         public enum Elevation: Sendable { case automatic, flat, realistic }
         /// How strongly the map's own features are drawn.
         public enum StandardEmphasis: Sendable { case automatic, muted }
@@ -16,6 +21,7 @@ extension Map {
         enum Kind: Sendable { case standard(StandardEmphasis), hybrid, imagery }
         let kind: Kind
         let pointsOfInterest: PointOfInterestCategories
+        var elevation: Elevation = .automatic
 
         public static let standard = Style(kind: .standard(.automatic), pointsOfInterest: .all)
         public static let imagery = Style(kind: .imagery, pointsOfInterest: .all)
@@ -23,12 +29,12 @@ extension Map {
 
         public static func standard(elevation: Elevation = .automatic, emphasis: StandardEmphasis = .automatic,
                                     pointsOfInterest: PointOfInterestCategories = .all, showsTraffic: Bool = false) -> Style {
-            Style(kind: .standard(emphasis), pointsOfInterest: pointsOfInterest)
+            Style(kind: .standard(emphasis), pointsOfInterest: pointsOfInterest, elevation: elevation)
         }
 
         public static func hybrid(elevation: Elevation = .automatic, pointsOfInterest: PointOfInterestCategories = .all,
                                   showsTraffic: Bool = false) -> Style {
-            Style(kind: .hybrid, pointsOfInterest: pointsOfInterest)
+            Style(kind: .hybrid, pointsOfInterest: pointsOfInterest, elevation: elevation)
         }
 
         public static func imagery(elevation: Elevation = .automatic) -> Style {
@@ -36,16 +42,20 @@ extension Map {
         }
 
         /// What tells styles apart (a live map changes its configuration only when this does).
-        var key: String { "\(kind) \(pointsOfInterest)" }
+        var key: String { "\(kind) \(pointsOfInterest) \(elevation)" }
+
+        /// MapKit's elevation style for ``elevation``: only `.realistic` raises the buildings.
+        private var elevationStyle: MKMapConfiguration.ElevationStyle { elevation == .realistic ? .realistic : .flat }
 
         var configuration: MKMapConfiguration {
             switch kind {
             case .standard(let emphasis):
-                let configuration = MKStandardMapConfiguration(emphasisStyle: emphasis == .muted ? .muted : .default)
+                let configuration = MKStandardMapConfiguration(elevationStyle: elevationStyle,
+                                                               emphasisStyle: emphasis == .muted ? .muted : .default)
                 configuration.pointOfInterestFilter = pointsOfInterest.filter
                 return configuration
             case .hybrid:
-                let configuration = MKHybridMapConfiguration()
+                let configuration = MKHybridMapConfiguration(elevationStyle: elevationStyle)
                 configuration.pointOfInterestFilter = pointsOfInterest.filter
                 return configuration
             case .imagery:

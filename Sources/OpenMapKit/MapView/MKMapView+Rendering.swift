@@ -121,7 +121,8 @@ extension MKMapView {
             // What the style and the loader depend on; the scale only matters to imagery tiles' paths.
             let key = [String(describing: ObjectIdentifier(dataSource)), String(describing: ObjectIdentifier(options.preferredConfiguration)),
                        options.effectivePointOfInterestFilter.map { String(describing: ObjectIdentifier($0)) } ?? "-",
-                       "\(options.showsBuildings)", "\(options.isDark)", dataSource.imagery == nil ? "" : "\(scale)"].joined(separator: "|")
+                       "\(options.showsBuildings)", "\(options.isDark)", "\(options.preferredConfiguration.elevationStyle.rawValue)",
+                       dataSource.imagery == nil ? "" : "\(scale)"].joined(separator: "|")
             if renderState.rendererCache?.key != key {
                 let style = try SnapshotEngine.makeStyle(options: options, dataSource: dataSource)
                 let loader = SnapshotEngine.makeLoader(style: style, dataSource: dataSource, scale: scale, styleURL: nil)

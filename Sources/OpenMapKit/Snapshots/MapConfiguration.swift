@@ -27,12 +27,15 @@ public enum MKMapType: UInt, Sendable, Hashable, CaseIterable {
 /// What a map shows and how (MapKit's `MKMapConfiguration`); use one of the subclasses.
 ///
 /// Differs from MapKit: maps are drawn with OpenMapKit's built-in styles from the bundles'
-/// OpenStreetMap tiles, and always flat whatever ``elevationStyle`` says.
+/// OpenStreetMap tiles. Realistic ``elevationStyle`` stands buildings up when the map is pitched
+/// (the terrain stays flat: there is no elevation data).
 public class MKMapConfiguration: NSObject, @unchecked Sendable {
     /// Whether terrain is drawn in relief.
     public enum ElevationStyle: Int, Sendable { case flat = 0, realistic = 1 }
 
-    /// The elevation style. Snapshots are drawn flat whatever it says (no elevation data yet).
+    /// The elevation style. With `.realistic`, the standard and hybrid maps draw buildings in 3D
+    /// when pitched (heights from OpenStreetMap's `height`, `building:levels`); the ground itself
+    /// stays flat (no terrain data). Imagery alone has no buildings to raise.
     public var elevationStyle: ElevationStyle = .flat
 
     override init() { super.init() }

@@ -428,8 +428,9 @@ enum SnapshotEngine {
         return canvas
     }
 
-    /// The style for the options: a style file or the configuration's built-in style, with the
-    /// POI filter and building switch applied.
+    /// The style for the options: a style file or the configuration's built-in style (its
+    /// buildings extruded for realistic elevation), with the POI filter and building switch
+    /// applied.
     static func makeStyle(options: MKMapSnapshotter.Options, dataSource: MapDataSource) throws -> Style {
         var style: Style
         if let url = options.styleURL {
@@ -443,7 +444,9 @@ enum SnapshotEngine {
                 throw MKError(.serverFailure, reason: "the \(builtIn.rawValue) map needs imagery tiles: give the map data source "
                               + "an MKTileOverlay (MapDataSource(path:imagery:))")
             }
-            style = builtIn.style
+            // Realistic elevation stands the buildings up when the map is pitched (MapKit's 3D
+            // buildings); terrain stays flat (no elevation data).
+            style = builtIn.makeStyle(extrudedBuildings: options.preferredConfiguration.elevationStyle == .realistic)
         }
         options.effectivePointOfInterestFilter?.apply(to: &style)
         if !options.showsBuildings { style.layers.removeAll { $0.sourceLayer == "building" } }
