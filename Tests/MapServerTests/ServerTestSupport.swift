@@ -29,10 +29,18 @@ enum TestServer {
     static func withRunningServer<T: Sendable>(_ server: MapServer, _ body: @escaping @Sendable (_ port: Int) async throws -> T) async throws -> T {
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let serving = Task { try await server.run(onServerRunning: { port in portSink.yield(port) }) }
-        defer { serving.cancel() }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CancellationError() }
-        return try await body(port)
+        guard let port = await iterator.next() else {
+            serving.cancel()
+            throw CancellationError()
+        }
+        let result: Result<T, any Error>
+        do { result = .success(try await body(port)) } catch { result = .failure(error) }
+        // Wait for the server to be down before the next test starts one: a server left shutting
+        // down behind tears its connections down while NIO may still write to them.
+        serving.cancel()
+        _ = await serving.result
+        return try result.get()
     }
 }
 

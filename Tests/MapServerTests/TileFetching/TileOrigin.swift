@@ -92,10 +92,22 @@ final class TileOrigin: @unchecked Sendable {
         let app = Application(router: router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                               onServerRunning: { channel in sink.yield(channel.localAddress?.port ?? 0) })
         let serving = Task { try await app.runService() }
-        defer { serving.cancel() }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CancellationError() }
-        return try await body(port)
+        guard let port = await iterator.next() else {
+            serving.cancel()
+            throw CancellationError()
+        }
+        let result: Result<T, any Error>
+        do { result = .success(try await body(port)) } catch { result = .failure(error) }
+        // Stop only once no request is being answered (a slow answer the client gave up on
+        // still runs), and wait for the server to be down before the next test starts one:
+        // cancelling a handler mid-answer, or leaving a server shutting down behind, tears
+        // connections down while NIO still writes to them.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while snapshot.inFlight > 0, ContinuousClock.now < deadline { try? await Task.sleep(nanoseconds: 10_000_000) }
+        serving.cancel()
+        _ = await serving.result
+        return try result.get()
     }
 }
 
