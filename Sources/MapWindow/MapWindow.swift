@@ -658,12 +658,12 @@ public final class MapWindow {
                                                        measure: measure) else { return }
         // The content the map frames by itself stays clear of the panel (SwiftUI's safe area).
         mapHost?.safeAreaInsets.bottom = canvas.height - Double(layout.box.minY)
-        canvas.fill(path: MapWindowPanelLayout.rounded(layout.box, radius: 10), color: RenderColor(red: 1, green: 1, blue: 1, alpha: 0.88))
+        canvas.fill(path: RoundedRectangle(cornerRadius: 10).path(in: layout.box), color: RenderColor(red: 1, green: 1, blue: 1, alpha: 0.88))
         for (line, origin) in layout.lines {
             drawText(line, x: Double(origin.x), y: Double(origin.y), size: size + 1, color: RenderColor(red: 0.1, green: 0.1, blue: 0.12))
         }
         for (frame, button) in layout.buttons {
-            canvas.fill(path: MapWindowPanelLayout.rounded(frame, radius: 8), color: RenderColor(red: 0.0, green: 0.48, blue: 1.0))
+            canvas.fill(path: RoundedRectangle(cornerRadius: 8).path(in: frame), color: RenderColor(red: 0.0, green: 0.48, blue: 1.0))
             drawText(button.title, x: Double(frame.minX) + 12, y: Double(frame.midY) + size * 0.36, size: size, color: RenderColor(red: 1, green: 1, blue: 1))
         }
         panelButtons = layout.buttons

@@ -54,14 +54,4 @@ enum MapWindowPanelLayout {
         }
         return (box, lines, buttons)
     }
-
-    /// A rounded rectangle's outline.
-    static func rounded(_ rect: CGRect, radius r: Double) -> [RenderPathElement] {
-        let x0 = Double(rect.minX), y0 = Double(rect.minY), x1 = Double(rect.maxX), y1 = Double(rect.maxY)
-        return [.move(x: x0 + r, y: y0),
-                .arc(centerX: x1 - r, centerY: y0 + r, radius: r, startAngle: -.pi / 2, endAngle: 0),
-                .arc(centerX: x1 - r, centerY: y1 - r, radius: r, startAngle: 0, endAngle: .pi / 2),
-                .arc(centerX: x0 + r, centerY: y1 - r, radius: r, startAngle: .pi / 2, endAngle: .pi),
-                .arc(centerX: x0 + r, centerY: y0 + r, radius: r, startAngle: .pi, endAngle: 1.5 * .pi), .close]
-    }
 }

@@ -272,17 +272,11 @@ enum MapViewOrnaments {
 
     /// Draws a label ornament: dark text on a translucent white rounded box filling `frame`.
     static func drawLabel(_ text: String, size: Double, bold: Bool, in frame: CGRect, on canvas: RenderCanvas) {
-        let x0 = Double(frame.minX), y0 = Double(frame.minY), x1 = Double(frame.maxX), y1 = Double(frame.maxY), r = 3.0
-        guard x0.isFinite, y0.isFinite, x1 > x0, y1 > y0 else { return }
-        let box: [RenderPathElement] = [
-            .move(x: x0 + r, y: y0), .arc(centerX: x1 - r, centerY: y0 + r, radius: r, startAngle: -.pi / 2, endAngle: 0),
-            .arc(centerX: x1 - r, centerY: y1 - r, radius: r, startAngle: 0, endAngle: .pi / 2),
-            .arc(centerX: x0 + r, centerY: y1 - r, radius: r, startAngle: .pi / 2, endAngle: .pi),
-            .arc(centerX: x0 + r, centerY: y0 + r, radius: r, startAngle: .pi, endAngle: 1.5 * .pi), .close,
-        ]
+        guard frame.minX.isFinite, frame.minY.isFinite, frame.width > 0, frame.height > 0 else { return }
+        let box = RoundedRectangle(cornerRadius: 3).path(in: frame)
         canvas.fill(path: box, color: RenderColor(red: 1, green: 1, blue: 1, alpha: 0.75))
         let runs = AnnotationDrawing.shape(text, stack: [bold ? "Noto Sans Bold" : "Noto Sans Regular"], size: size)
-        AnnotationDrawing.draw(runs, x: x0 + 4, y: y0 + 3 + size, color: RenderColor(red: 0.2, green: 0.2, blue: 0.22), on: canvas)
+        AnnotationDrawing.draw(runs, x: Double(frame.minX) + 4, y: Double(frame.minY) + 3 + size, color: RenderColor(red: 0.2, green: 0.2, blue: 0.22), on: canvas)
     }
 
     /// The compass's diameter and its distance from the top and trailing edges, in points.
