@@ -267,13 +267,7 @@ struct GeoJSONFeatures {
         case "FeatureCollection":
             for feature in json["features"]?.arrayValue ?? [] { append(feature, properties: properties, id: id) }
         case "Feature":
-            var object = ExpressionObject()
-            for member in json["properties"]?.objectValue?.members ?? [] { object[member.key] = ExpressionValue(member.value) }
-            let featureID: ExpressionValue = switch json["id"] {
-            case .number(let n)?: .number(n)
-            case .string(let s)?: .string(s)
-            default: .null
-            }
+            let (object, featureID) = GeoJSONFeatureAttributes.of(json)
             if let geometry = json["geometry"] { append(geometry, properties: object, id: featureID) }
         case "Point":
             if let p = coordinates.flatMap(position) { features.append(Feature(properties: properties, id: id, shape: .points([p]))) }
@@ -342,5 +336,20 @@ enum LineOffset {
             result.append((points[i].x + bx * distance / cosHalf, points[i].y + by * distance / cosHalf))
         }
         return result
+    }
+}
+
+/// A GeoJSON Feature's `properties` and `id` as expressions read them (an id that is neither a
+/// number nor a string is none), shared by drawing and clustering GeoJSON.
+enum GeoJSONFeatureAttributes {
+    static func of(_ feature: JSONValue) -> (properties: ExpressionObject, id: ExpressionValue) {
+        var object = ExpressionObject()
+        for member in feature["properties"]?.objectValue?.members ?? [] { object[member.key] = ExpressionValue(member.value) }
+        let id: ExpressionValue = switch feature["id"] {
+        case .number(let n)?: .number(n)
+        case .string(let s)?: .string(s)
+        default: .null
+        }
+        return (object, id)
     }
 }

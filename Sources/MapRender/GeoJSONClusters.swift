@@ -192,13 +192,7 @@ public final class GeoJSONClusters: @unchecked Sendable {
         case "FeatureCollection":
             for feature in json["features"]?.arrayValue ?? [] { collectPoints(feature, into: &points) }
         case "Feature":
-            var object = ExpressionObject()
-            for member in json["properties"]?.objectValue?.members ?? [] { object[member.key] = ExpressionValue(member.value) }
-            let featureID: ExpressionValue = switch json["id"] {
-            case .number(let n)?: .number(n)
-            case .string(let s)?: .string(s)
-            default: .null
-            }
+            let (object, featureID) = GeoJSONFeatureAttributes.of(json)
             if let geometry = json["geometry"], geometry != .null {
                 collectPoints(geometry, into: &points, properties: object, id: featureID)
             } else {
