@@ -37,12 +37,16 @@ let package = Package(
         .target(name: "MapSearch", dependencies: ["MapGeometry", .product(name: "GRDB", package: "GRDB.swift")]),
         // The road graph file (memory-mapped, contracted), travel profiles' numbers and route queries.
         .target(name: "MapRouting", dependencies: ["MapGeometry"]),
+        // Street scenes: what OpenStreetMap says stands along a street in 3D (buildings with
+        // heights, roofs and colours; roads with widths; trees, lamps, shop signs), the scene file
+        // that holds it in a bundle (SQLite via GRDB, R*Tree by area), its writer and reader.
+        .target(name: "StreetScene", dependencies: ["MapGeometry", .product(name: "GRDB", package: "GRDB.swift")]),
         // The map bundle: its layout and manifest, how bundles are found, opening its parts (tile
         // archive, place index, road graphs) and writing one (write aside, then rename).
-        .target(name: "MapBundle", dependencies: ["MapFormats", "MapSearch", "MapRouting"]),
+        .target(name: "MapBundle", dependencies: ["MapFormats", "MapSearch", "MapRouting", "StreetScene"]),
         // OSM → map bundle: geometry assembly (multipolygons), tag schema, tile building, and the
         // places and roads handed to MapSearch's and MapRouting's writers.
-        .target(name: "MapImport", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapRouting", "MapBundle"]),
+        .target(name: "MapImport", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapRouting", "StreetScene", "MapBundle"]),
         // MapLibre style spec v8: the style document, its validation and the expression language.
         .target(name: "MapStyle", dependencies: ["MapGeometry"]),
         // Debian's drawing and text libraries (libcairo2-dev, libharfbuzz-dev with FreeType; the Makefile installs them).
@@ -51,6 +55,12 @@ let package = Package(
         // Style + tiles + camera → pixels: one painter per layer type on a Cairo canvas, FreeType
         // fonts and HarfBuzz shaping, symbol placement, the default styles.
         .target(name: "MapRender", dependencies: ["MapGeometry", "MapStyle", "MapFormats", "CCairo", "CHarfBuzz"]),
+        // Mesa (libegl-dev, libgles-dev): OpenGL ES 3 off-screen on the CPU; GLU's tessellator (libglu1-mesa-dev).
+        .systemLibrary(name: "CEGL", path: "Sources/CEGL", providers: [.apt(["libegl-dev", "libgles-dev", "libegl-mesa0", "libgl1-mesa-dri"])]),
+        .systemLibrary(name: "CGLU", path: "Sources/CGLU", providers: [.apt(["libglu1-mesa-dev"])]),
+        // Street scene + camera → pixels: the scene's meshes (Meshes/: extruded buildings and
+        // roofs, road surfaces, trees, signs) drawn by Mesa off-screen (GL/), signs' text by MapRender.
+        .target(name: "StreetSceneRender", dependencies: ["MapGeometry", "StreetScene", "MapRender", "CEGL", "CGLU"]),
         // The public MapKit-shaped API; re-exports MapGeometry. AsyncHTTPClient (with NIO's types)
         // fetches remote tiles, TileJSON and styles (Engine/TileFetching).
         .target(name: "OpenMapKit", dependencies: ["MapGeometry", "MapFormats", "MapBundle", "MapStyle", "MapRender",
@@ -129,6 +139,8 @@ let package = Package(
                     exclude: ["WebMapPage/Browser"]),
         // Runs the built `openmapkit` binary as a user would.
         .testTarget(name: "CommandLineTests", dependencies: ["openmapkit", "trip-planner", "TestSupport"]),
+        .testTarget(name: "StreetSceneTests", dependencies: ["MapGeometry", "StreetScene", "MapBundle", "MapImport", "TestSupport"]),
+        .testTarget(name: "StreetSceneRenderTests", dependencies: ["MapGeometry", "StreetScene", "StreetSceneRender", "MapRender", "TestSupport"]),
         // Opens a MapWindow from Swift on a virtual X server (Xvfb).
         .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "OpenMapKit", "TestSupport"]),
     ],
