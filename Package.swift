@@ -139,7 +139,8 @@ let package = Package(
                     exclude: ["WebMapPage/Browser"]),
         // Runs the built `openmapkit` binary as a user would.
         .testTarget(name: "CommandLineTests", dependencies: ["openmapkit", "trip-planner", "TestSupport"]),
-        .testTarget(name: "StreetSceneTests", dependencies: ["MapGeometry", "StreetScene", "MapBundle", "MapImport", "TestSupport"]),
+        .testTarget(name: "StreetSceneTests", dependencies: ["MapGeometry", "MapFormats", "StreetScene", "MapBundle", "MapImport", "TestSupport",
+                                                          .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StreetSceneRenderTests", dependencies: ["MapGeometry", "StreetScene", "StreetSceneRender", "MapRender", "TestSupport"]),
         // Opens a MapWindow from Swift on a virtual X server (Xvfb).
         .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "OpenMapKit", "TestSupport"]),

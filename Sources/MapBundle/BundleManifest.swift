@@ -26,13 +26,16 @@ public struct BundleManifest: Codable, Sendable {
     /// The place index's file name (search and geocoding); nil in bundles made before search
     /// existed, or imported without it.
     public var places: String? = nil
+    /// The street scene's file name (3D objects for Look Around); nil in bundles made before
+    /// scenes existed, or imported without one.
+    public var scene: String? = nil
 
     public init(formatVersion: Int = BundleManifest.currentFormatVersion, source: String, created: Date, bounds: String?,
                 minimumZoom: Int, maximumZoom: Int, tiles: String, report: ImportReport,
-                roads: [String: String]? = nil, places: String? = nil) {
+                roads: [String: String]? = nil, places: String? = nil, scene: String? = nil) {
         (self.formatVersion, self.source, self.created, self.bounds) = (formatVersion, source, created, bounds)
         (self.minimumZoom, self.maximumZoom, self.tiles, self.report) = (minimumZoom, maximumZoom, tiles, report)
-        (self.roads, self.places) = (roads, places)
+        (self.roads, self.places, self.scene) = (roads, places, scene)
     }
 
     /// Reads a manifest (dates in ISO 8601, as ``encoded()`` writes them).
@@ -78,6 +81,13 @@ public struct ImportReport: Codable, Sendable {
     public var places = 0
     /// Size of the place index in bytes.
     public var placeIndexBytes = 0
+    /// Objects in the street scene (`scene.sqlite`), by kind.
+    public var sceneBuildings = 0
+    public var sceneRoads = 0
+    public var sceneAreas = 0
+    public var scenePoints = 0
+    /// Size of the street scene file in bytes.
+    public var sceneBytes = 0
 
     public init() {}
 
@@ -99,6 +109,11 @@ public struct ImportReport: Codable, Sendable {
         coastlineWarnings = try container.decodeIfPresent([String].self, forKey: .coastlineWarnings) ?? []
         places = try container.decodeIfPresent(Int.self, forKey: .places) ?? 0
         placeIndexBytes = try container.decodeIfPresent(Int.self, forKey: .placeIndexBytes) ?? 0
+        sceneBuildings = try container.decodeIfPresent(Int.self, forKey: .sceneBuildings) ?? 0
+        sceneRoads = try container.decodeIfPresent(Int.self, forKey: .sceneRoads) ?? 0
+        sceneAreas = try container.decodeIfPresent(Int.self, forKey: .sceneAreas) ?? 0
+        scenePoints = try container.decodeIfPresent(Int.self, forKey: .scenePoints) ?? 0
+        sceneBytes = try container.decodeIfPresent(Int.self, forKey: .sceneBytes) ?? 0
     }
 
     /// What one phase of an import cost.

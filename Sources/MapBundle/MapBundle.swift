@@ -2,6 +2,7 @@ import Foundation
 import MapFormats
 import MapRouting
 import MapSearch
+import StreetScene
 
 /// A map bundle on disk: the folder `openmapkit import` writes. It is the contract between the
 /// import and everything that reads map data, as OSRM's files are between its stages:
@@ -12,6 +13,7 @@ import MapSearch
 /// | `tiles.mbtiles` | OpenMapTiles-schema vector tiles, gzip'd MVT | ``tiles()`` |
 /// | `places.sqlite` | the place index (search, geocoding) | ``placeIndex()`` |
 /// | `roads-<mode>.graph` | one contracted road graph per travel mode | ``roadGraph(for:)`` |
+/// | `scene.sqlite` | the street scene: buildings, roads, trees and signs in 3D | ``streetScene()`` |
 ///
 /// The file names are the manifest's, so a reader never guesses them; ``BundleStaging`` writes a
 /// bundle, and ``BundleLocation`` finds bundles from paths and `$OPENMAPKIT_BUNDLE`.
@@ -24,6 +26,8 @@ public struct MapBundle: Sendable {
     public static let tilesFileName = "tiles.mbtiles"
     public static let placesFileName = "places.sqlite"
     public static func roadGraphFileName(for mode: TravelMode) -> String { "roads-\(mode.rawValue).graph" }
+    /// The street scene's file name (``streetScene()``).
+    public static let sceneFileName = "scene.sqlite"
 
     public let url: URL
     public let manifest: BundleManifest
@@ -98,10 +102,25 @@ public struct MapBundle: Sendable {
         return try Self.roadGraphs.value(for: url) { () throws(RoutingError) in try RoadGraph(url: url) }
     }
 
+    /// The street scene file's location; nil when the bundle has none (made before scenes
+    /// existed, or imported without one).
+    public var sceneURL: URL? {
+        manifest.scene.map { url.appendingPathComponent($0) }
+    }
+
+    /// The street scene (3D objects by area, for Look Around), shared by every caller in the
+    /// process and reopened when a re-import replaced the file (``OpenedFileCache``); nil when the
+    /// bundle has none.
+    public func streetScene() throws(StreetSceneError) -> StreetSceneFile? {
+        guard let url = sceneURL else { return nil }
+        return try Self.streetScenes.value(for: url) { () throws(StreetSceneError) in try StreetSceneFile(url: url) }
+    }
+
     /// Opening a place index costs more than most queries, and a road graph is memory-mapped, so
     /// both are kept open for the process.
     private static let placeIndexes = OpenedFileCache<PlaceIndex>()
     private static let roadGraphs = OpenedFileCache<RoadGraph>()
+    private static let streetScenes = OpenedFileCache<StreetSceneFile>()
 }
 
 /// Why a bundle cannot be found, opened or written; the message names the folder and what to do.

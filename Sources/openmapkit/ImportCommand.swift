@@ -28,7 +28,10 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Skip the road graphs (directions and ETAs will not work on the bundle).")
     var noRoadGraphs = false
 
-    @Flag(help: "Build only the tiles: the same as --no-place-index --no-road-graphs.")
+    @Flag(help: "Skip the street scene (Look Around's 3D buildings, roads and street furniture).")
+    var noStreetScene = false
+
+    @Flag(help: "Build only the tiles: the same as --no-place-index --no-road-graphs --no-street-scene.")
     var tilesOnly = false
 
     func validate() throws {
@@ -42,6 +45,7 @@ struct ImportCommand: ParsableCommand {
         importer.tileOptions.maximumZoom = maxZoom
         importer.buildsPlaceIndex = !(noPlaceIndex || tilesOnly)
         importer.buildsRoadGraphs = !(noRoadGraphs || tilesOnly)
+        importer.buildsStreetScene = !(noStreetScene || tilesOnly)
         let progress = ProgressDisplay()
         importer.progress = { phase, fraction in progress.show(phase.rawValue, fraction) }
         // Ctrl-C stops the import between blocks; the staging folder is removed and any earlier
@@ -87,6 +91,10 @@ struct ImportReportText {
         lines.append("  features   \(features)")
         let tiles = report.tilesPerZoom.sorted { $0.key < $1.key }.map { "z\($0.key) \($0.value)" }.joined(separator: ", ")
         lines.append("  tiles      \(tiles) (\(report.tilesPerZoom.values.reduce(0, +)) in all, \(report.tileBytes / 1024) KiB)")
+        if report.sceneBytes > 0 {
+            lines.append("  scene      \(report.sceneBuildings) buildings, \(report.sceneRoads) roads, \(report.sceneAreas) areas, "
+                         + "\(report.scenePoints) points (\(report.sceneBytes / 1024) KiB)")
+        }
         lines.append("  phases     seconds  peak MiB  disk MiB")
         for cost in report.phases {
             let memory = cost.peakMemoryBytes.map { String(format: "%8.0f", Double($0) / 1048576) } ?? "       –"

@@ -9,6 +9,7 @@ public enum ImportPhase: String, Sendable, CaseIterable {
     case nodesAndWays = "reading nodes and ways"
     case areas = "assembling multipolygons"
     case places = "building the place index"
+    case streetScene = "writing the street scene"
     case tiles = "cutting and writing tiles"
     case roadGraphs = "building the road graphs"
     case writing = "finishing the bundle"
@@ -58,6 +59,9 @@ public final class BundleImporter {
     public var buildsPlaceIndex = true
     /// Whether to build the road graphs (one per travel mode) for directions and ETAs.
     public var buildsRoadGraphs = true
+    /// Whether to build the street scene (`scene.sqlite`): buildings, roads and street furniture
+    /// in 3D, for Look Around.
+    public var buildsStreetScene = true
 
     public init() {}
 
@@ -111,6 +115,8 @@ public final class BundleImporter {
         // Places for search (nil when disabled): gathered during the passes, written at the end.
         let places = buildsPlaceIndex ? try PlaceCollector(url: bundle.url(for: MapBundle.placesFileName)) : nil
         places?.extractBox = reader.header.boundingBox.map { ($0.minLongitude, $0.minLatitude, $0.maxLongitude, $0.maxLatitude) }
+        // The street scene (nil when disabled): written as blocks are read, finished at the end.
+        let scene = buildsStreetScene ? try SceneCollector(url: bundle.url(for: MapBundle.sceneFileName)) : nil
 
         // 1. Relations: which are areas or boundaries, and which ways they need.
         progress(.relations, nil)
@@ -160,12 +166,17 @@ public final class BundleImporter {
             nonisolated(unsafe) let placeOutputs = UnsafeMutableBufferPointer<BlockPlaces>.allocate(capacity: places == nil ? 0 : blocks.count)
             defer { placeOutputs.deinitialize().deallocate() }
             placeOutputs.initialize(repeating: BlockPlaces())
+            nonisolated(unsafe) let sceneOutputs = UnsafeMutableBufferPointer<BlockScene>.allocate(capacity: scene == nil ? 0 : blocks.count)
+            defer { sceneOutputs.deinitialize().deallocate() }
+            sceneOutputs.initialize(repeating: BlockScene())
             let neededWays = neededWays
             DispatchQueue.concurrentPerform(iterations: blocks.count) { index in
                 outputs[index] = BlockFeatures(blocks[index], schema: schema, nodes: store, neededWays: neededWays)
                 if !placeOutputs.isEmpty { placeOutputs[index] = BlockPlaces(blocks[index], nodes: store) }
+                if !sceneOutputs.isEmpty { sceneOutputs[index] = BlockScene(blocks[index], nodes: store) }
             }
             for output in placeOutputs { try places?.add(output) }
+            for output in sceneOutputs { try scene?.add(output) }
             for output in outputs {
                 for element in output.elements { try add(element) }
                 for way in output.memberWays { memberWays[way.id] = way }
@@ -212,8 +223,11 @@ public final class BundleImporter {
         for relation in areaRelations {
             try checkCancelled()
             let features = schema.features(for: relation.tags, kind: .area)
-            guard !features.isEmpty else { continue }
+            let inScene = scene != nil && BlockScene.wants(relationTags: relation.tags)
+            guard !features.isEmpty || inScene else { continue }
             let assembly = assembler.assemble(relation: relation, way: { memberWays[$0] }, location: store.location(of:))
+            if inScene { try scene?.add(relation: relation, assembly: assembly) }
+            guard !features.isEmpty else { continue }
             try places?.add(relation: relation, assembly: assembly)
             try add(ElementFeatures(assembly, features))
         }
@@ -276,6 +290,19 @@ public final class BundleImporter {
             finishPhase(.places)
         }
 
+        // The street scene: outlines with parts marked, counts recorded.
+        if let scene {
+            progress(.streetScene, nil)
+            try checkCancelled()
+            try scene.finish()
+            report.sceneBuildings = scene.buildingCount
+            report.sceneRoads = scene.roadCount
+            report.sceneAreas = scene.areaCount
+            report.scenePoints = scene.pointCount
+            report.sceneBytes = (try? fileManager.attributesOfItem(atPath: scene.url.path)[.size] as? Int) ?? 0
+            finishPhase(.streetScene)
+        }
+
         // 4. Tiles: cut bucket by bucket on all cores, written as they come.
         progress(.tiles, 0)
         try checkCancelled()
@@ -332,7 +359,8 @@ public final class BundleImporter {
         let manifest = BundleManifest(source: source.lastPathComponent, created: Date(),
                                       bounds: bounds, minimumZoom: tileOptions.minimumZoom, maximumZoom: tileOptions.maximumZoom,
                                       tiles: MapBundle.tilesFileName, report: report, roads: roads == nil ? nil : roadFiles,
-                                      places: places == nil ? nil : MapBundle.placesFileName)
+                                      places: places == nil ? nil : MapBundle.placesFileName,
+                                      scene: scene == nil ? nil : MapBundle.sceneFileName)
         do { try bundle.commit(manifest) } catch { throw ImportError.destination(error.message) }
         return report
     }

@@ -77,19 +77,23 @@ final class ImportTests: XCTestCase {
     }
 
     /// A tiles-only import (`--tiles-only`, what the tilemaker comparison times) skips the place
-    /// index and the road graphs: their phases are not run and the manifest names neither, and the
-    /// tiles are the same as a whole import's.
+    /// index, the road graphs and the street scene: their phases are not run and the manifest
+    /// names none of them, and the tiles are the same as a whole import's.
     func testTilesOnlyImportSkipsPlacesAndRoadGraphs() throws {
         let whole = folder.appendingPathComponent("whole.omk"), tilesOnly = folder.appendingPathComponent("tiles.omk")
         let full = try BundleImporter().importPBF(at: monaco, to: whole)
         let importer = BundleImporter()
         importer.buildsPlaceIndex = false
         importer.buildsRoadGraphs = false
+        importer.buildsStreetScene = false
         let report = try importer.importPBF(at: monaco, to: tilesOnly)
-        XCTAssertEqual(report.phases.map(\.phase), ImportPhase.allCases.filter { $0 != .places && $0 != .roadGraphs }.map(\.rawValue))
+        XCTAssertEqual(report.phases.map(\.phase),
+                       ImportPhase.allCases.filter { $0 != .places && $0 != .roadGraphs && $0 != .streetScene }.map(\.rawValue))
         let manifest = try MapBundle(url: tilesOnly).manifest
         XCTAssertNil(manifest.roads)
         XCTAssertNil(manifest.places)
+        XCTAssertNil(manifest.scene)
+        XCTAssertNil(try MapBundle(url: tilesOnly).streetScene())
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tilesOnly.path).sorted(), ["manifest.json", "tiles.mbtiles"])
         XCTAssertEqual(report.tilesPerZoom, full.tilesPerZoom)
         XCTAssertEqual(report.featuresPerLayer, full.featuresPerLayer)
