@@ -1,5 +1,4 @@
 import Foundation
-import MapBundle
 import MapFormats
 import MapGeometry
 import StreetScene
@@ -30,7 +29,9 @@ struct BlockScene {
     /// One tagged way, its nodes' coordinates in `line` (those the extract has).
     mutating func add(way: OSMWay, line: [CLLocationCoordinate2D]) {
         let tags = way.tags
-        let closed = way.nodeRefs.count >= 4 && way.nodeRefs.first == way.nodeRefs.last && line.count >= 4
+        // A ring with nodes the extract lacks (cut at its edge) is no longer a ring: such a way
+        // gives no building or area rather than a polygon with a wrong edge.
+        let closed = way.nodeRefs.count >= 4 && way.nodeRefs.first == way.nodeRefs.last && line.count == way.nodeRefs.count
         if closed, SceneTagging.isBuilding(tags) {
             if let building = SceneTagging.building(tags, rings: [line]) { objects.buildings.append(building) }
             addCentrePoints(tags, rings: [line])
