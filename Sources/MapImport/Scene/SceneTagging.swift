@@ -158,7 +158,8 @@ enum SceneTagging {
 
     /// A road, path or railway line, or nil for a way that is none (or is mapped as an area).
     static func road(_ tags: OSMTags, line: [CLLocationCoordinate2D]) -> SceneRoad? {
-        guard line.count >= 2 else { return nil }
+        // Most ways handed here are not roads: a loop over the keys before building a dictionary.
+        guard line.count >= 2, tags.contains(where: { $0.key == "highway" || $0.key == "railway" }) else { return nil }
         let t = Dictionary(tags.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         let railway = t["railway"]
         var kind: SceneRoadKind?
@@ -274,7 +275,9 @@ enum SceneTagging {
 
     /// The tag that makes a named feature a business with a sign (`shop=bakery`), or nil.
     static func businessCategory(_ tags: OSMTags) -> String? {
-        guard tags.value(for: "name") != nil else { return nil }
+        // Loops, not `value(for:)`: this runs for every tagged node, and the generic lookup from
+        // MapFormats is not specialised across the module boundary.
+        guard tags.contains(where: { $0.key == "name" }) else { return nil }
         for (key, value) in tags {
             switch key {
             case "shop" where value != "no" && value != "vacant": return "shop=\(value)"
