@@ -137,6 +137,8 @@ enum SceneTagging {
         if let tagged = metres(t["height"]) ?? metres(t["building:height"]), tagged > 0 {
             height = tagged
         } else if let levels {
+            // `building:levels` counts the floors under the roof: the roof (its levels, its
+            // tagged height, or its shape's default) stands on top of them.
             height = Double(levels) * levelHeight + roofHeight
         } else {
             height = max(defaultHeight(kind: kind), roofHeight + levelHeight)
