@@ -11,6 +11,10 @@ import StreetScene
 enum SceneTagging {
     /// Metres per level when only `building:levels` (or `roof:levels`) is tagged.
     static let levelHeight = 3.0
+    /// Taller than any building: a height or level count beyond it is a mistake (or hostile), and
+    /// is treated as untagged rather than drawn a kilometre high.
+    static let maximumHeight = 1000.0
+    static let maximumLevels = 250
     /// Metres between the trees of a `natural=tree_row`.
     static let treeRowSpacing = 8.0
 
@@ -125,16 +129,17 @@ enum SceneTagging {
     static func building(_ tags: OSMTags, rings: [[CLLocationCoordinate2D]]) -> SceneBuilding? {
         guard let (kind, isPart) = buildingKind(tags), let outer = rings.first, outer.count >= 3 else { return nil }
         let t = Dictionary(tags.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-        let levels = count(t["building:levels"])
-        let roofLevels = count(t["roof:levels"])
+        let levels = count(t["building:levels"]).flatMap { $0 <= maximumLevels ? $0 : nil }
+        let roofLevels = count(t["roof:levels"]).flatMap { $0 <= maximumLevels ? $0 : nil }
         let shape = roofShape(t["roof:shape"])
         // A flat roof with no height has none; levels under a tagged roof count the roof's space.
-        var roofHeight = metres(t["roof:height"]).map { max(0, $0) }
+        var roofHeight = metres(t["roof:height"]).flatMap { $0 <= maximumHeight ? max(0, $0) : nil }
             ?? roofLevels.map { Double($0) * levelHeight }
             ?? defaultRoofHeight(shape)
-        var minHeight = max(0, metres(t["min_height"]) ?? count(t["building:min_level"]).map { Double($0) * levelHeight } ?? 0)
+        var minHeight = max(0, metres(t["min_height"]).flatMap { $0 <= maximumHeight ? $0 : nil }
+                                  ?? count(t["building:min_level"]).flatMap { $0 <= maximumLevels ? Double($0) * levelHeight : nil } ?? 0)
         var height: Double
-        if let tagged = metres(t["height"]) ?? metres(t["building:height"]), tagged > 0 {
+        if let tagged = metres(t["height"]) ?? metres(t["building:height"]), tagged > 0, tagged <= maximumHeight {
             height = tagged
         } else if let levels {
             // `building:levels` counts the floors under the roof: the roof (its levels, its
