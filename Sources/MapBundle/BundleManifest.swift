@@ -81,10 +81,13 @@ public struct ImportReport: Codable, Sendable {
     public var places = 0
     /// Size of the place index in bytes.
     public var placeIndexBytes = 0
-    /// Objects in the street scene (`scene.sqlite`), by kind.
+    /// Buildings and building parts in the street scene (`scene.sqlite`).
     public var sceneBuildings = 0
+    /// Roads, paths and railway lines in the street scene.
     public var sceneRoads = 0
+    /// Areas of ground cover in the street scene.
     public var sceneAreas = 0
+    /// Trees, street furniture, signs and house numbers in the street scene.
     public var scenePoints = 0
     /// Size of the street scene file in bytes.
     public var sceneBytes = 0

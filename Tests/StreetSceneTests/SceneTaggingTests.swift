@@ -47,8 +47,15 @@ final class SceneTaggingTests: XCTestCase {
         XCTAssertEqual(try building([("building", "shed")]).height, 3)
         XCTAssertEqual(try building([("building", "yes")]).height, 8)
         XCTAssertLessThan(try building([("building", "house")]).height, try building([("building", "apartments")]).height)
-        // A nonsense height falls back to levels.
+        // A nonsense height falls back to levels, absurd ones too.
         XCTAssertEqual(try building([("building", "yes"), ("height", "very"), ("building:levels", "2")]).height, 6)
+        XCTAssertEqual(try building([("building", "yes"), ("height", "1e9"), ("building:levels", "2")]).height, 6)
+        XCTAssertEqual(try building([("building", "yes"), ("building:levels", "9999")]).height, 8)
+        XCTAssertNil(try building([("building", "yes"), ("building:levels", "9999")]).levels)
+        XCTAssertEqual(try building([("building", "yes"), ("height", "-5")]).height, 8)
+        let hostile = try building([("building", "yes"), ("min_height", "1e300"), ("roof:height", "inf"), ("roof:shape", "gabled")])
+        XCTAssertEqual(hostile.minHeight, 0)
+        XCTAssertEqual(hostile.roofHeight, 3)
         // Bottoms.
         XCTAssertEqual(try building([("building:part", "yes"), ("height", "30"), ("min_height", "12 m")]).minHeight, 12)
         XCTAssertEqual(try building([("building:part", "yes"), ("building:levels", "6"), ("building:min_level", "2")]).minHeight, 6)

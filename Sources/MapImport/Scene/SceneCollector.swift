@@ -1,5 +1,4 @@
 import Foundation
-import MapBundle
 import MapFormats
 import MapGeometry
 import StreetScene
@@ -21,7 +20,7 @@ struct BlockScene {
             objects.points += SceneTagging.points(tags, at: CLLocationCoordinate2D(latitude: location.latitude, longitude: location.longitude))
         }
         block.forEachWay { way in
-            guard !way.tags.isEmpty, way.nodeRefs.count >= 2 else { return }
+            guard way.nodeRefs.count >= 2, Self.mayMatter(way.tags) else { return }
             add(way: way, line: way.nodeRefs.compactMap { nodes.location(of: $0) }
                 .map { CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude) })
         }
@@ -30,7 +29,9 @@ struct BlockScene {
     /// One tagged way, its nodes' coordinates in `line` (those the extract has).
     mutating func add(way: OSMWay, line: [CLLocationCoordinate2D]) {
         let tags = way.tags
-        let closed = way.nodeRefs.count >= 4 && way.nodeRefs.first == way.nodeRefs.last && line.count >= 4
+        // A ring with nodes the extract lacks (cut at its edge) is no longer a ring: such a way
+        // gives no building or area rather than a polygon with a wrong edge.
+        let closed = way.nodeRefs.count >= 4 && way.nodeRefs.first == way.nodeRefs.last && line.count == way.nodeRefs.count
         if closed, SceneTagging.isBuilding(tags) {
             if let building = SceneTagging.building(tags, rings: [line]) { objects.buildings.append(building) }
             addCentrePoints(tags, rings: [line])
@@ -71,6 +72,18 @@ struct BlockScene {
         guard tags.value(for: "addr:housenumber") != nil || SceneTagging.businessCategory(tags) != nil,
               let centre = SceneTagging.centre(of: rings) else { return }
         objects.points += SceneTagging.centrePoints(tags, at: centre)
+    }
+
+    /// The keys of every tag that can make a way part of the scene.
+    private static let sceneKeys: Set<String> = [
+        "building", "building:part", "highway", "railway", "natural", "leisure", "landuse", "water", "waterway", "amenity",
+        "place", "shop", "office", "tourism", "craft",
+    ]
+
+    /// Whether a way's tags can give anything: most tagged ways (boundaries, power lines, walls)
+    /// give nothing, and are passed over before their nodes are looked up.
+    static func mayMatter(_ tags: OSMTags) -> Bool {
+        tags.contains { sceneKeys.contains($0.key) }
     }
 
     /// Whether a multipolygon relation with `tags` holds anything for the scene (worth assembling).

@@ -11,6 +11,10 @@ import StreetScene
 enum SceneTagging {
     /// Metres per level when only `building:levels` (or `roof:levels`) is tagged.
     static let levelHeight = 3.0
+    /// Taller than any building: a height or level count beyond it is a mistake (or hostile), and
+    /// is treated as untagged rather than drawn a kilometre high.
+    static let maximumHeight = 1000.0
+    static let maximumLevels = 250
     /// Metres between the trees of a `natural=tree_row`.
     static let treeRowSpacing = 8.0
 
@@ -125,18 +129,21 @@ enum SceneTagging {
     static func building(_ tags: OSMTags, rings: [[CLLocationCoordinate2D]]) -> SceneBuilding? {
         guard let (kind, isPart) = buildingKind(tags), let outer = rings.first, outer.count >= 3 else { return nil }
         let t = Dictionary(tags.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-        let levels = count(t["building:levels"])
-        let roofLevels = count(t["roof:levels"])
+        let levels = count(t["building:levels"]).flatMap { $0 <= maximumLevels ? $0 : nil }
+        let roofLevels = count(t["roof:levels"]).flatMap { $0 <= maximumLevels ? $0 : nil }
         let shape = roofShape(t["roof:shape"])
         // A flat roof with no height has none; levels under a tagged roof count the roof's space.
-        var roofHeight = metres(t["roof:height"]).map { max(0, $0) }
+        var roofHeight = metres(t["roof:height"]).flatMap { $0 <= maximumHeight ? max(0, $0) : nil }
             ?? roofLevels.map { Double($0) * levelHeight }
             ?? defaultRoofHeight(shape)
-        var minHeight = max(0, metres(t["min_height"]) ?? count(t["building:min_level"]).map { Double($0) * levelHeight } ?? 0)
+        var minHeight = max(0, metres(t["min_height"]).flatMap { $0 <= maximumHeight ? $0 : nil }
+                                  ?? count(t["building:min_level"]).flatMap { $0 <= maximumLevels ? Double($0) * levelHeight : nil } ?? 0)
         var height: Double
-        if let tagged = metres(t["height"]) ?? metres(t["building:height"]), tagged > 0 {
+        if let tagged = metres(t["height"]) ?? metres(t["building:height"]), tagged > 0, tagged <= maximumHeight {
             height = tagged
         } else if let levels {
+            // `building:levels` counts the floors under the roof: the roof (its levels, its
+            // tagged height, or its shape's default) stands on top of them.
             height = Double(levels) * levelHeight + roofHeight
         } else {
             height = max(defaultHeight(kind: kind), roofHeight + levelHeight)
@@ -158,7 +165,8 @@ enum SceneTagging {
 
     /// A road, path or railway line, or nil for a way that is none (or is mapped as an area).
     static func road(_ tags: OSMTags, line: [CLLocationCoordinate2D]) -> SceneRoad? {
-        guard line.count >= 2 else { return nil }
+        // Most ways handed here are not roads: a loop over the keys before building a dictionary.
+        guard line.count >= 2, tags.contains(where: { $0.key == "highway" || $0.key == "railway" }) else { return nil }
         let t = Dictionary(tags.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         let railway = t["railway"]
         var kind: SceneRoadKind?
@@ -274,7 +282,9 @@ enum SceneTagging {
 
     /// The tag that makes a named feature a business with a sign (`shop=bakery`), or nil.
     static func businessCategory(_ tags: OSMTags) -> String? {
-        guard tags.value(for: "name") != nil else { return nil }
+        // Loops, not `value(for:)`: this runs for every tagged node, and the generic lookup from
+        // MapFormats is not specialised across the module boundary.
+        guard tags.contains(where: { $0.key == "name" }) else { return nil }
         for (key, value) in tags {
             switch key {
             case "shop" where value != "no" && value != "vacant": return "shop=\(value)"
