@@ -21,6 +21,7 @@ final class GLObjects {
 
     private static let skyUniforms = ["uSunDirection", "uSunGlow", "uZenith", "uHorizon"]
     private static let viewUniforms = ["uFog", "uViewProjection", "uEye"]
+    private static let lightUniforms = ["uSunLight", "uAmbient", "uSkyLight", "uGroundLight"]
 
     private var programs: [Program] = []
     /// The sky, the opaque triangles one per ``MaterialBatches/materials`` entry, the labels.
@@ -53,12 +54,12 @@ final class GLObjects {
             programs.append(try Program(vertex: SceneShaders.skyVertex, fragment: SceneShaders.skyFragment, name: "sky",
                                         uniforms: Self.skyUniforms + ["uForward", "uRight", "uUp", "uTangents"]))
             programs.append(try Program(vertex: SceneShaders.sceneVertex, fragment: SceneShaders.labelFragment, name: "label",
-                                        uniforms: Self.skyUniforms + Self.viewUniforms + ["uAtlas"]))
+                                        uniforms: Self.skyUniforms + Self.viewUniforms + Self.lightUniforms + ["uAtlas"]))
             for material in MaterialBatches.materials {
                 programs.append(try Program(vertex: SceneShaders.sceneVertex,
                                             fragment: SceneShaders.sceneFragment(material: Int(material.rawValue)),
                                             name: "scene (\(material))",
-                                            uniforms: Self.skyUniforms + Self.viewUniforms + ["uSunLight", "uAmbient", "uSkyLight", "uGroundLight"]))
+                                            uniforms: Self.skyUniforms + Self.viewUniforms + Self.lightUniforms))
             }
         } catch {
             for program in programs { glDeleteProgram(program.id) }
@@ -245,6 +246,15 @@ final class GLObjects {
         set(program, "uHorizon", Self.linear(lighting.skyHorizonColor))
     }
 
+    /// Sets the light, which the vertex shader of the scene and label programs computes.
+    private func setLight(_ program: Program, lighting: SceneLighting) {
+        let sunUp = Float(max(0, min(1, (lighting.sunDirection.z + 0.02) / 0.04)))   // no sunlight once it has set
+        set(program, "uSunLight", Self.linear(lighting.sunColor) * lighting.sunIntensity * sunUp)
+        set(program, "uAmbient", Self.linear(lighting.ambientColor) * lighting.ambientIntensity)
+        set(program, "uSkyLight", Self.linear(lighting.skyZenithColor) * lighting.skyLightIntensity)
+        set(program, "uGroundLight", Self.linear(lighting.groundColor) * lighting.skyLightIntensity)
+    }
+
     /// Sets the eye, the view and the fog, which the scene and label programs share.
     private func setView(_ program: Program, camera: SceneCamera, lighting: SceneLighting, matrix: [Float]) {
         glUniform2f(program.location("uFog"), Float(lighting.fogStart), Float(max(lighting.fogEnd, lighting.fogStart + 0.001)))
@@ -282,7 +292,6 @@ final class GLObjects {
         glEnable(GLenum(GL_DEPTH_TEST))
         glDepthFunc(GLenum(GL_LEQUAL))
         let matrix = camera.eyeRelativeViewProjection
-        let sunUp = Float(max(0, min(1, (lighting.sunDirection.z + 0.02) / 0.04)))   // no sunlight once it has set
         if !batches.indices.isEmpty {
             Self.upload(array: opaqueArray, vertexBuffer: buffers[0], vertices: mesh.vertices, indices: batches.indices)
             var first = 0
@@ -294,10 +303,7 @@ final class GLObjects {
                 glUseProgram(program.id)
                 setSky(program, lighting: lighting)
                 setView(program, camera: camera, lighting: lighting, matrix: matrix)
-                set(program, "uSunLight", Self.linear(lighting.sunColor) * lighting.sunIntensity * sunUp)
-                set(program, "uAmbient", Self.linear(lighting.ambientColor) * lighting.ambientIntensity)
-                set(program, "uSkyLight", Self.linear(lighting.skyZenithColor) * lighting.skyLightIntensity)
-                set(program, "uGroundLight", Self.linear(lighting.groundColor) * lighting.skyLightIntensity)
+                setLight(program, lighting: lighting)
                 glDrawElements(GLenum(GL_TRIANGLES), GLsizei(count), GLenum(GL_UNSIGNED_INT),
                                UnsafeRawPointer(bitPattern: first * MemoryLayout<UInt32>.stride))
             }
@@ -319,6 +325,7 @@ final class GLObjects {
             glUseProgram(labelProgram.id)
             setSky(labelProgram, lighting: lighting)
             setView(labelProgram, camera: camera, lighting: lighting, matrix: matrix)
+            setLight(labelProgram, lighting: lighting)
             glUniform1i(labelProgram.location("uAtlas"), 0)
             Self.upload(array: labelArray, vertexBuffer: buffers[2], vertices: mesh.labelVertices, indices: mesh.labelIndices)
             glDrawElements(GLenum(GL_TRIANGLES), GLsizei(labelCount), GLenum(GL_UNSIGNED_INT), nil)

@@ -75,8 +75,29 @@ enum SceneShaders {
         }
         """
 
+    /// Sunlight, ambient and the hemispheric sky term on a linear albedo.
+    static let lightFunction = """
+        uniform vec3 uSunLight;     // linear sun colour × intensity
+        uniform vec3 uAmbient;      // linear ambient colour × intensity
+        uniform vec3 uSkyLight;     // linear zenith colour × sky light intensity
+        uniform vec3 uGroundLight;  // linear ground colour × sky light intensity
+
+        vec3 lit(vec3 albedo, vec3 n) {
+            float sun = max(dot(n, uSunDirection), 0.0);
+            vec3 hemisphere = mix(uGroundLight, uSkyLight, 0.5 + 0.5 * n.z);
+            return albedo * (uSunLight * sun + uAmbient + hemisphere);
+        }
+        """
+
+    /// Lighting and the fog's colour are computed per vertex: a face's normal is the same at its
+    /// corners, so for flat faces this is exact, and it leaves the per-pixel work (whose cost grew
+    /// about threefold with 4× multisampling on llvmpipe here) to what really varies across a face.
     static let sceneVertex = """
         #version 300 es
+        precision highp float;
+        precision highp int;
+        \(skyFunction)
+        \(lightFunction)
         layout(location = 0) in vec3 aPosition;
         layout(location = 1) in vec3 aNormal;
         layout(location = 2) in vec4 aColor;
@@ -84,36 +105,45 @@ enum SceneShaders {
         uniform mat4 uViewProjection;   // takes positions relative to the eye
         uniform vec3 uEye;
         out vec3 vRelative;
-        out vec3 vNormal;
+        out vec3 vNormal;       // unit, turned toward the eye
         out vec4 vColor;
         out vec2 vTexCoord;
+        out vec3 vLit;          // linear, lit vertex colour
+        out vec3 vFog;          // linear fog colour along the view
         void main() {
             vRelative = aPosition - uEye;
-            vNormal = aNormal;
+            vec3 view = vRelative / max(length(vRelative), 1e-4);
+            // Meshes may wind either way and culling is off: light the side that faces the eye
+            // (all corners of a flat face agree on which side that is).
+            vec3 n = length(aNormal) > 1e-6 ? normalize(aNormal) : -view;
+            if (dot(n, view) > 0.0) { n = -n; }
+            vNormal = n;
             vColor = aColor;
             vTexCoord = aTexCoord;
+            vLit = lit(toLinear(aColor.rgb), n);
+            vFog = fogColorAlong(view);
             gl_Position = uViewProjection * vec4(vRelative, 1.0);
         }
         """
 
     /// The opaque triangles' fragment shader for one material (a ``SceneMaterial`` raw value).
-    /// Each material gets its own program: llvmpipe runs every branch of a shader for every pixel,
-    /// so one shader for all materials would pay for windows and reflections on every surface.
+    /// Each material gets its own program: one shader branching on the material paid for windows
+    /// and reflections on every surface (measured: plain walls cost as much as facades), as
+    /// llvmpipe evaluates branches for whole groups of pixels.
     static func sceneFragment(material: Int) -> String { """
         #version 300 es
         precision highp float;
         precision highp int;
         const int MATERIAL = \(material);
         \(skyFunction)
-        uniform vec3 uSunLight;     // linear sun colour × intensity
-        uniform vec3 uAmbient;      // linear ambient colour × intensity
-        uniform vec3 uSkyLight;     // linear zenith colour × sky light intensity
-        uniform vec3 uGroundLight;  // linear ground colour × sky light intensity
+        \(lightFunction)
         uniform vec2 uFog;          // start, end in metres
         in vec3 vRelative;
         in vec3 vNormal;
         in vec4 vColor;
         in vec2 vTexCoord;
+        in vec3 vLit;
+        in vec3 vFog;
         out vec4 fragColor;
 
         // A 32-bit integer hash (PCG's output permutation): the same windows lit on every frame.
@@ -122,14 +152,10 @@ enum SceneShaders {
             uint word = ((state >> ((state >> 28u) + 4u)) ^ state) * 277803737u;
             return (word >> 22u) ^ word;
         }
-        float random(ivec2 cell, uint seed) {
-            return float(hash(uint(cell.x) ^ hash(uint(cell.y) ^ hash(seed))) & 0xFFFFu) / 65535.0;
-        }
-
-        vec3 lit(vec3 albedo, vec3 n) {
-            float sun = max(dot(n, uSunDirection), 0.0);
-            vec3 hemisphere = mix(uGroundLight, uSkyLight, 0.5 + 0.5 * n.z);
-            return albedo * (uSunLight * sun + uAmbient + hemisphere);
+        // Two independent numbers in 0 … 1 for a cell, from one hash's two halves.
+        vec2 random2(ivec2 cell, uint seed) {
+            uint h = hash(uint(cell.x) ^ hash(uint(cell.y) ^ hash(seed)));
+            return vec2(float(h & 0xFFFFu), float(h >> 16u)) / 65535.0;
         }
 
         // 1 inside [a, b], 0 outside, with an edge one pixel (w) wide so windows do not alias.
@@ -154,7 +180,8 @@ enum SceneShaders {
             vec2 w = max(fwidth(cell), vec2(1e-4));
             // Seeded by the wall's colour, so neighbouring buildings differ but a building is stable.
             uint seed = uint(dot(floor(vColor.rgb * 255.0 + 0.5), vec3(1.0, 256.0, 65536.0)));
-            float pick = random(ivec2(id), seed);
+            vec2 picks = random2(ivec2(id), seed);
+            float pick = picks.x;
             // Upper levels: a window 1.2 m wide, from 30% to 77% of the level (0.9 … 2.3 m at 3 m).
             vec4 box = vec4(0.3, 0.7, 0.3, 0.77);
             bool door = false;
@@ -170,39 +197,33 @@ enum SceneShaders {
             float far = smoothstep(0.12, 0.35, max(w.x, w.y));
             mask = mix(mask, 0.19, far);
             reveal = mix(reveal, 0.24, far);
-            vec3 glass;
-            if (door) {
-                glass = lit(vec3(0.06, 0.045, 0.035), n);
-            } else {
-                // Dark glass, some panes showing a lit or curtained room, with the sky reflected.
-                float room = random(ivec2(id) + ivec2(7919, 104729), seed);
-                vec3 inside = mix(vec3(0.015, 0.02, 0.025), vec3(0.10, 0.08, 0.06), room * room);
-                glass = mix(inside, skyColor(reflect(view, n), false), 0.05 + 0.75 * fresnel(view, n));
-            }
+            // Dark glass, some panes showing a lit or curtained room, with the sky reflected; a door
+            // is a dark brown in the wall's own light (a select: cheaper than a branch on llvmpipe).
+            float room = picks.y;
+            vec3 inside = mix(vec3(0.015, 0.02, 0.025), vec3(0.10, 0.08, 0.06), room * room);
+            vec3 glass = mix(inside, skyColor(reflect(view, n), false), 0.05 + 0.75 * fresnel(view, n));
+            glass = door ? wall * vec3(0.14, 0.10, 0.07) : glass;
             vec3 shaded = wall * (1.0 - 0.35 * (reveal - mask * reveal));
             return mix(shaded, glass, mask);
         }
 
         void main() {
             float distance = length(vRelative);
-            vec3 view = vRelative / max(distance, 1e-4);
-            vec3 fogColor = fogColorAlong(view);
             float fog = smoothstep(uFog.x, uFog.y, distance);
-
-            // Meshes may wind either way and culling is off: light the side that faces the eye.
-            vec3 n = length(vNormal) > 1e-6 ? normalize(vNormal) : -view;
-            if (dot(n, view) > 0.0) { n = -n; }
-            vec3 albedo = toLinear(vColor.rgb);
-            vec3 color = lit(albedo, n);
-            if (MATERIAL == 1) {
-                color = facade(color, n, view);
-            } else if (MATERIAL == 3) {
-                // Glass and water: the sky mirrored by Fresnel's law, and the sun's highlight.
-                vec3 r = reflect(view, n);
-                color = mix(color, skyColor(r, false), clamp(0.1 + fresnel(view, n), 0.0, 1.0));
-                color += uSunLight * 3.0 * pow(max(dot(r, uSunDirection), 0.0), 400.0);
+            vec3 color = vLit;
+            if (MATERIAL != 0) {
+                vec3 view = vRelative / max(distance, 1e-4);
+                vec3 n = normalize(vNormal);
+                if (MATERIAL == 1) {
+                    color = facade(color, n, view);
+                } else if (MATERIAL == 3) {
+                    // Glass and water: the sky mirrored by Fresnel's law, and the sun's highlight.
+                    vec3 r = reflect(view, n);
+                    color = mix(color, skyColor(r, false), clamp(0.1 + fresnel(view, n), 0.0, 1.0));
+                    color += uSunLight * 3.0 * pow(max(dot(r, uSunDirection), 0.0), 400.0);
+                }
             }
-            fragColor = vec4(toSRGB(mix(color, fogColor, fog)), 1.0);
+            fragColor = vec4(toSRGB(mix(color, vFog, fog)), 1.0);
         }
         """
     }
@@ -220,6 +241,8 @@ enum SceneShaders {
         in vec3 vNormal;
         in vec4 vColor;
         in vec2 vTexCoord;
+        in vec3 vLit;
+        in vec3 vFog;
         out vec4 fragColor;
         void main() {
             // Unlit: the atlas's glyphs tinted by the vertex colour; premultiplied output for
@@ -227,9 +250,7 @@ enum SceneShaders {
             vec4 glyph = texture(uAtlas, vTexCoord);
             vec4 c = vec4(glyph.rgb * vColor.rgb, glyph.a) * vColor.a;
             if (c.a < 0.5 / 255.0) { discard; }
-            float distance = length(vRelative);
-            vec3 fogColor = fogColorAlong(vRelative / max(distance, 1e-4));
-            c.rgb = mix(c.rgb, toSRGB(fogColor) * c.a, smoothstep(uFog.x, uFog.y, distance));
+            c.rgb = mix(c.rgb, toSRGB(vFog) * c.a, smoothstep(uFog.x, uFog.y, length(vRelative)));
             fragColor = c;
         }
         """
