@@ -70,6 +70,27 @@ public final class RenderCanvas {
         (drawnMinY, drawnMaxY, parent) = (0, height, nil)
     }
 
+    /// A canvas at scale 1 holding `rgba`: straight (not premultiplied) RGBA bytes, row by row
+    /// from the top, `pixelWidth × pixelHeight × 4` of them. For images drawn elsewhere (a street
+    /// scene's rasteriser) that are then drawn over or encoded like any canvas.
+    public convenience init(pixelWidth: Int, pixelHeight: Int, rgba: [UInt8]) throws(RenderError) {
+        guard pixelWidth > 0, pixelHeight > 0, rgba.count == pixelWidth * pixelHeight * 4 else {
+            throw RenderError("\(rgba.count) bytes are not a \(pixelWidth) × \(pixelHeight) RGBA image")
+        }
+        try self.init(width: Double(pixelWidth), height: Double(pixelHeight))
+        withMutablePremultipliedARGB { pixels, stride in
+            for y in 0..<pixelHeight {
+                for x in 0..<pixelWidth {
+                    let i = (y * pixelWidth + x) * 4
+                    let a = UInt32(rgba[i + 3])
+                    func pre(_ c: UInt8) -> UInt32 { (UInt32(c) * a + 127) / 255 }
+                    let word = a << 24 | pre(rgba[i]) << 16 | pre(rgba[i + 1]) << 8 | pre(rgba[i + 2])
+                    pixels.storeBytes(of: word, toByteOffset: y * stride + x * 4, as: UInt32.self)
+                }
+            }
+        }
+    }
+
     /// A band of `canvas`: the pixel rows `rows` of the same memory, drawn with the same
     /// coordinates (points from the whole canvas's top-left corner), so threads can each draw the
     /// whole style into their own band of one image. Whatever falls outside the rows is cut off
