@@ -15,9 +15,16 @@ import Foundation
 /// then the opaque triangles with depth test, lit by the sun, an ambient and a hemispheric sky term
 /// (``SceneMaterial/facade`` walls get windows, ``SceneMaterial/glossy`` surfaces reflect the sky),
 /// then the label triangles blended over them; distance fog fades everything into the sky. Drawn with
-/// 4× multisampling (see ``init(samples:)``), resolved, and read back. Back faces are not culled: meshes may wind either way.
+/// 4× multisampling (see ``init(samples:)``), resolved, and read back. Back faces are not culled:
+/// meshes may wind either way, and each face is lit on the side that faces the eye.
+///
+/// Facade windows: bays 3 m wide along `u`, levels along `v` whose height the vertex alpha gives
+/// (see ``SceneVertex/facadeAlpha(levelHeight:)``: 255 is 3 m, 0 a wall without windows); upper
+/// levels get a 1.2 m window per bay, the ground level shop windows, doors or windows, chosen per
+/// bay by a hash of the bay and the wall's colour (the same every frame).
 public final class SceneRasterizer: @unchecked Sendable {
-    /// The largest image side in pixels (a 4096 × 4096 frame is 64 MiB of multisampled colour alone).
+    /// The largest image side in pixels (a 4096 × 4096 frame takes 256 MiB of 4× multisampled
+    /// colour and as much depth).
     public static let maximumPixelSide = 4096
 
     // Everything below is only touched with `lock` held and `context` current.
