@@ -90,6 +90,8 @@ bench: bench-deps
 	python3 Benchmarks/compare-mapview.py $(RELEASE_BIN)/openmapkit
 	python3 Benchmarks/compare-search.py $(RELEASE_BIN)/openmapkit
 	$(RELEASE_BIN)/OpenMapKitBenchmarks roadgraph ../shared/data/osm/andorra.osm.pbf
+	$(RELEASE_BIN)/OpenMapKitBenchmarks lookaround
+	$(RELEASE_BIN)/OpenMapKitBenchmarks lookaround-render
 	python3 Benchmarks/compare-routing.py $(RELEASE_BIN)/OpenMapKitBenchmarks
 	python3 Benchmarks/compare-server.py $(RELEASE_BIN)/openmapkit
 

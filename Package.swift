@@ -62,9 +62,10 @@ let package = Package(
         // roofs, road surfaces, trees, signs) drawn by Mesa off-screen (GL/), signs' text by MapRender.
         .target(name: "StreetSceneRender", dependencies: ["MapGeometry", "StreetScene", "MapRender", "CEGL", "CGLU"]),
         // The public MapKit-shaped API; re-exports MapGeometry. AsyncHTTPClient (with NIO's types)
-        // fetches remote tiles, TileJSON and styles (Engine/TileFetching).
+        // fetches remote tiles, TileJSON and styles (Engine/TileFetching); Look Around pictures
+        // come from StreetSceneRender.
         .target(name: "OpenMapKit", dependencies: ["MapGeometry", "MapFormats", "MapBundle", "MapStyle", "MapRender",
-                                                   "MapSearch", "MapRouting",
+                                                   "MapSearch", "MapRouting", "StreetScene", "StreetSceneRender",
                                                    .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                    .product(name: "NIOCore", package: "swift-nio"),
                                                    .product(name: "NIOHTTP1", package: "swift-nio")]),
@@ -141,7 +142,7 @@ let package = Package(
         .testTarget(name: "CommandLineTests", dependencies: ["openmapkit", "trip-planner", "TestSupport"]),
         .testTarget(name: "StreetSceneTests", dependencies: ["MapGeometry", "MapFormats", "StreetScene", "MapBundle", "MapImport", "TestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "StreetSceneRenderTests", dependencies: ["MapGeometry", "StreetScene", "StreetSceneRender", "MapRender", "TestSupport"]),
+        .testTarget(name: "StreetSceneRenderTests", dependencies: ["MapGeometry", "StreetScene", "StreetSceneRender", "MapRender"]),
         // Opens a MapWindow from Swift on a virtual X server (Xvfb).
         .testTarget(name: "MapWindowTests", dependencies: ["MapWindow", "OpenMapKit", "TestSupport"]),
     ],

@@ -85,11 +85,14 @@ struct ContentView {
     /// buttons (Linux: a panel the window draws; see the note at the top).
     var panel: MapWindowPanel {
         var lines: [String] = []
+        var preview: LookAroundPreview?
         if let selectedResult {
-            lines = ItemInfoView(selectedResult: selectedResult, route: route, lookAroundScene: lookAroundScene).lines
+            let info = ItemInfoView(selectedResult: selectedResult, route: route, lookAroundScene: lookAroundScene)
+            lines = info.lines
+            preview = info.preview
         }
         let buttons = BeantownButtons(position: $position, searchResults: $searchResults, visibleRegion: visibleRegion)
-        return MapWindowPanel(lines: lines, buttons: buttons.buttons)
+        return MapWindowPanel(lines: lines, buttons: buttons.buttons, preview: preview)
     }
 
     func getLookAroundScene() {

@@ -1,6 +1,6 @@
-// The talk's info view for the selected result: its name, the drive time from the parking and
-// the Look Around scene. Linux: lines of the window's panel; until scenes are drawn (issue 24),
-// the preview is the street the scene stands on.
+// The talk's info view for the selected result: its Look Around preview with the name and the
+// drive time from the parking. Linux: the preview and a line of the window's panel (the talk
+// overlays the text on the preview's bottom-trailing corner).
 
 import Foundation
 import OpenMapKit
@@ -17,12 +17,14 @@ struct ItemInfoView {
         return Duration.seconds(route.expectedTravelTime).formatted(.units(allowed: [.hours, .minutes], width: .abbreviated))
     }
 
+    /// The talk's `LookAroundPreview(initialScene: lookAroundScene)`.
+    var preview: LookAroundPreview {
+        LookAroundPreview(initialScene: lookAroundScene)
+    }
+
     var lines: [String] {
         var line = "\(selectedResult.name ?? "")"
         if let travelTime { line += "  ·  \(travelTime) by car" }
-        if let lookAroundScene {
-            line += "  ·  Look Around from \(lookAroundScene.streetName ?? "the street")"
-        }
         return [line]
     }
 }

@@ -85,6 +85,7 @@ public final class MapServer: Sendable {
         OperationsRoutes(server: self).register(on: router)
         TileRoutes(server: self).register(on: router)
         SnapshotRoutes(server: self).register(on: router)
+        LookAroundRoutes(server: self).register(on: router)
         MapsAPIRoutes(server: self).register(on: router)
         WebMapRoutes(server: self).register(on: router)
         return router

@@ -90,6 +90,12 @@ public final class MapWindow {
     private var searchText = ""
     private var status = ""
     private var lastFrameMilliseconds: Double?
+    /// Where the viewer stands while the window is in Look Around mode (nil: the map).
+    private var lookAround: LookAroundSession?
+    /// The panel's Look Around preview's frame and scene as last drawn (a click there opens it).
+    private var previewHit: (frame: CGRect, scene: MKLookAroundScene)?
+    /// What the panel showed in the last frame (see ``signature(of:)``).
+    private var drawnPanelSignature: String?
 
     /// Opens a window showing `mapView`.
     ///
@@ -243,6 +249,8 @@ public final class MapWindow {
                 RunLoop.main.run(until: Date())
                 if mapHost.update() { needsFrame = true }
             }
+            // The app's panel changed (a task set what it shows): draw it.
+            if let panel, Self.signature(of: panel()) != drawnPanelSignature { needsFrame = true }
             // The map came to rest after frames drawn at low resolution: draw it sharp.
             if drawnScale < 1, !moving { needsFrame = true }
             if needsFrame, running {
@@ -275,6 +283,7 @@ public final class MapWindow {
     private var moving: Bool { (dragging && (leftDown != nil || rightDown != nil)) || mapView.isAnimating }
 
     private func drawFrame() {
+        if lookAround != nil { return drawLookAroundFrame() }
         let start = now
         let scale: CGFloat = moving ? 0.5 : 1
         mapView.contentScaleFactor = scale
@@ -312,6 +321,99 @@ public final class MapWindow {
                          "scale": Double(scale)])
     }
 
+    // MARK: - Look Around
+
+    /// Whether the window shows Look Around (an OpenMapKit addition).
+    public var isLookingAround: Bool { lookAround != nil }
+    /// The scene the window's Look Around stands at, and where it looks.
+    public var lookAroundView: (scene: MKLookAroundScene, heading: Double, pitch: Double)? {
+        lookAround.map { ($0.scene, $0.heading, $0.pitch) }
+    }
+
+    /// Enters Look Around at the street nearest `coordinate` (as the L key does at the pointer, and
+    /// as a Maps URL's `/look-around` asks); false, with the reason in the status line, where
+    /// there is no street.
+    @discardableResult
+    public func enterLookAround(at coordinate: CLLocationCoordinate2D, heading: Double? = nil) -> Bool {
+        do {
+            guard var session = try LookAroundSession.start(at: coordinate, dataSource: mapView.dataSource) else {
+                status = "No Look Around here: no street within \(Int(MKLookAroundSceneRequest.maximumDistance)) m"
+                needsFrame = true
+                report("lookAroundUnavailable", ["latitude": coordinate.latitude, "longitude": coordinate.longitude])
+                return false
+            }
+            if let heading, heading.isFinite { session.heading = (heading.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) }
+            enter(session)
+            return true
+        } catch {
+            status = "No Look Around: \((error as? MKError)?.reason ?? "\(error)")"
+            needsFrame = true
+            return false
+        }
+    }
+
+    private func enter(_ session: LookAroundSession) {
+        lookAround = session
+        status = ""
+        needsFrame = true
+        report("lookAround")
+    }
+
+    /// Leaves Look Around for the map, centred where the viewer stood.
+    public func leaveLookAround() {
+        guard let session = lookAround else { return }
+        lookAround = nil
+        mapView.setCenter(session.scene.coordinate, animated: false)
+        status = ""
+        needsFrame = true
+        report("lookAroundClosed")
+    }
+
+    private func drawLookAroundFrame() {
+        guard let session = lookAround else { return }
+        let start = now
+        let scale = dragging ? 0.5 : 1
+        do {
+            canvas = try session.draw(width: canvas.width, height: canvas.height, scale: scale)
+        } catch {
+            if let blank = try? RenderCanvas(width: canvas.width, height: canvas.height) { canvas = blank }
+            status = "cannot draw Look Around: \((error as? MKError)?.reason ?? "\(error)")"
+        }
+        drawnScale = canvas.scale
+        let street = session.scene.streetName.map { "\($0) · " } ?? ""
+        if status.isEmpty || status.hasPrefix("Look Around") {
+            status = "Look Around · \(street)drag to turn, click to walk, L or Esc for the map"
+        }
+        drawStatus()
+        if canvas.pixelWidth != texturePixels.width || canvas.pixelHeight != texturePixels.height {
+            do { try makeTexture() } catch { status = "\(error)"; return }
+        }
+        canvas.withPremultipliedARGB { pixels, stride in
+            _ = SDL_UpdateTexture(texture, nil, pixels.baseAddress, Int32(stride))
+        }
+        SDL_RenderClear(renderer)
+        SDL_RenderCopy(renderer, texture, nil, nil)
+        SDL_RenderPresent(renderer)
+        lastFrameMilliseconds = (now - start) * 1000
+        report("frame", ["milliseconds": lastFrameMilliseconds!, "scale": scale])
+    }
+
+    /// Walks toward a point of the view (clicks), or along the view with the arrow keys.
+    private func walkLookAround(toward x: Double, metres: Double = LookAroundSession.step) {
+        guard var session = lookAround else { return }
+        do {
+            if try session.walk(toward: x, width: canvas.width, metres: metres) {
+                lookAround = session
+                report("lookAroundMoved")
+            } else {
+                status = "Look Around · no street that way"
+            }
+        } catch {
+            status = "Look Around · \((error as? MKError)?.reason ?? "\(error)")"
+        }
+        needsFrame = true
+    }
+
     // MARK: - Input
 
     private func handle(_ event: inout SDL_Event) {
@@ -332,6 +434,15 @@ public final class MapWindow {
             let b = event.button, x = Double(b.x), y = Double(b.y)
             last = (x, y)
             dragging = false
+            if lookAround != nil {
+                if Int32(b.button) == SDL_BUTTON_LEFT { leftDown = (x, y) }
+                break
+            }
+            if let hit = previewHit, Int32(b.button) == SDL_BUTTON_LEFT, hit.frame.contains(CGPoint(x: x, y: y)) {
+                // A click on the panel's Look Around preview opens it.
+                enter(LookAroundSession(scene: hit.scene, heading: hit.scene.heading, dataSource: mapView.dataSource))
+                break
+            }
             if Int32(b.button) == SDL_BUTTON_LEFT {
                 leftDown = (x, y)
                 motion = [(now, x, y)]
@@ -343,6 +454,15 @@ public final class MapWindow {
         case SDL_MOUSEMOTION.rawValue:
             let m = event.motion, x = Double(m.x), y = Double(m.y)
             defer { last = (x, y) }
+            if var session = lookAround, let down = leftDown {
+                if !dragging, hypot(x - down.x, y - down.y) >= Self.dragThreshold { dragging = true }
+                if dragging {
+                    session.drag(dx: x - last.x, dy: y - last.y, width: canvas.width)
+                    lookAround = session
+                    needsFrame = true
+                }
+                break
+            }
             if let down = leftDown {
                 if !dragging, hypot(x - down.x, y - down.y) >= Self.dragThreshold {
                     dragging = true
@@ -364,6 +484,16 @@ public final class MapWindow {
             }
         case SDL_MOUSEBUTTONUP.rawValue:
             let b = event.button, x = Double(b.x), y = Double(b.y)
+            if lookAround != nil {
+                if Int32(b.button) == SDL_BUTTON_LEFT, leftDown != nil {
+                    leftDown = nil
+                    if dragging { report("lookAroundTurned") } else { walkLookAround(toward: x) }
+                }
+                rightDown = nil
+                dragging = false
+                needsFrame = true
+                break
+            }
             if Int32(b.button) == SDL_BUTTON_LEFT, leftDown != nil {
                 leftDown = nil
                 if dragging {
@@ -397,7 +527,7 @@ public final class MapWindow {
             var steps = Double(w.preciseY)
             if steps == 0 { steps = Double(w.y) }
             if w.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue { steps = -steps }
-            guard steps != 0 else { break }
+            guard steps != 0, lookAround == nil else { break }
             // Half a level per notch, as MapKit's scroll-wheel zoom.
             mapView.zoom(by: steps / 2, around: CGPoint(x: Double(mx), y: Double(my)), animated: false)
             report("wheel", ["x": Double(mx), "y": Double(my), "steps": steps])
@@ -440,8 +570,28 @@ public final class MapWindow {
             }
             return
         }
+        if lookAround != nil {
+            switch sym {
+            case SDLK_ESCAPE.rawValue, SDLK_l.rawValue: leaveLookAround()
+            case SDLK_UP.rawValue: walkLookAround(toward: canvas.width / 2)
+            case SDLK_DOWN.rawValue: walkLookAround(toward: canvas.width / 2, metres: -LookAroundSession.step)
+            case SDLK_LEFT.rawValue, SDLK_RIGHT.rawValue:
+                lookAround?.drag(dx: (sym == SDLK_LEFT.rawValue ? 1 : -1) * canvas.width / 5, dy: 0, width: canvas.width)
+                needsFrame = true
+                report("lookAroundTurned")
+            default: break
+            }
+            return
+        }
         let center = CGPoint(x: canvas.width / 2, y: canvas.height / 2)
         switch sym {
+        case SDLK_l.rawValue:
+            // At the pointer when it is over the map, else at the centre.
+            var mx: Int32 = 0, my: Int32 = 0
+            SDL_GetMouseState(&mx, &my)
+            let inside = mx > 0 && my > 0 && Double(mx) < canvas.width && Double(my) < canvas.height
+            let point = inside ? CGPoint(x: Double(mx), y: Double(my)) : center
+            enterLookAround(at: mapView.convert(point, toCoordinateFrom: mapView))
         case SDLK_PLUS.rawValue, SDLK_EQUALS.rawValue, SDLK_KP_PLUS.rawValue:
             mapView.zoom(by: 1, around: center, animated: true)
             report("key:+")
@@ -645,9 +795,16 @@ public final class MapWindow {
     }
 
     /// Draws the app's panel over the bottom of the frame, above the map data's credit.
+    /// What a panel shows, to tell when it changed.
+    private static func signature(of panel: MapWindowPanel) -> String {
+        let scene = panel.preview?.scene.map { "\($0.coordinate.latitude),\($0.coordinate.longitude),\($0.heading)" } ?? "-"
+        return (panel.lines + panel.buttons.map(\.title) + [scene]).joined(separator: "\u{1}")
+    }
+
     private func drawPanel() {
         panelButtons = []
         guard let panel = panel?() else { return }
+        drawnPanelSignature = Self.signature(of: panel)
         panelLines = panel.lines
         let reserved = mapView.attributionFrame.map { canvas.height - Double($0.minY) + 2 } ?? 0
         let size = MapWindowPanelLayout.textSize
@@ -659,6 +816,16 @@ public final class MapWindow {
         // The content the map frames by itself stays clear of the panel (SwiftUI's safe area).
         mapHost?.safeAreaInsets.bottom = canvas.height - Double(layout.box.minY)
         canvas.fill(path: RoundedRectangle(cornerRadius: 10).path(in: layout.box), color: RenderColor(red: 1, green: 1, blue: 1, alpha: 0.88))
+        previewHit = nil
+        if let frame = layout.preview, let preview = panel.preview, let scene = preview.scene {
+            if let image = preview.image(size: frame.size, scale: canvas.scale) {
+                canvas.save()
+                canvas.clip(path: RoundedRectangle(cornerRadius: 10).path(in: frame))
+                canvas.draw(image.renderCanvas, x: Double(frame.minX), y: Double(frame.minY))
+                canvas.restore()
+                if preview.allowsNavigation { previewHit = (frame, scene) }
+            }
+        }
         for (line, origin) in layout.lines {
             drawText(line, x: Double(origin.x), y: Double(origin.y), size: size + 1, color: RenderColor(red: 0.1, green: 0.1, blue: 0.12))
         }
@@ -710,6 +877,14 @@ public final class MapWindow {
         line.results = results?.map { Report.Place(title: $0.title ?? "", latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude) }
         line.failure = failure
         line.animating = mapView.isAnimating
+        if let (frame, scene) = previewHit {
+            line.preview = Report.Button(title: scene.streetName ?? "", x: Double(frame.minX), y: Double(frame.minY),
+                                         width: Double(frame.width), height: Double(frame.height))
+        }
+        if let session = lookAround {
+            line.lookAround = Report.LookAround(latitude: session.scene.coordinate.latitude, longitude: session.scene.coordinate.longitude,
+                                                heading: session.heading, pitch: session.pitch, street: session.scene.streetName)
+        }
         line.panel = panelLines
         if !panelButtons.isEmpty {
             line.buttons = panelButtons.map { frame, button in

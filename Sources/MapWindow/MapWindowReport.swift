@@ -25,7 +25,8 @@ extension MapWindow {
         /// `camera` (a camera change settled), `drag`, `wheel`, `doubleClick`, `rotate`, `click`,
         /// `compass`, `key:+`, `key:-`, `key:left` (and `right`, `up`, `down`), `searchFocused`,
         /// `searchCancelled`, `search`, `routeStart`, `route`, `cleared`, `button` (a panel button; its
-        /// title in ``query``).
+        /// title in ``query``), `lookAround` (Look Around opened), `lookAroundTurned`,
+        /// `lookAroundMoved`, `lookAroundClosed`, `lookAroundUnavailable` (no street there).
         public var event: String
         /// The event's numbers: the pointer's `x` and `y` and the wheel's `steps`; the window's
         /// `width` and `height` (open); the frame's `milliseconds`, `mapMilliseconds`,
@@ -55,6 +56,16 @@ extension MapWindow {
         /// A live map's annotations on screen, with their points (``MapWindow/mapHost``'s maps;
         /// reported when the camera settles and after clicks).
         public var annotations: [Place]?
+        /// The panel's Look Around preview as last drawn: its frame, titled with the scene's street.
+        public var preview: Button?
+        /// Where the viewer stands and looks, while the window shows Look Around.
+        public var lookAround: LookAround?
+
+        /// A Look Around standpoint: on the street, looking `heading` degrees from north.
+        public struct LookAround: Encodable, Sendable {
+            public var latitude: Double, longitude: Double, heading: Double, pitch: Double
+            public var street: String?
+        }
 
         init(event: String, values: [String: Double]?) {
             self.event = event

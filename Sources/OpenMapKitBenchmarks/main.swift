@@ -3,7 +3,8 @@ import Foundation
 // Verbs that run one area's figures only: `render BUNDLE` (RenderBench.swift), `search BUNDLE...`
 // (SearchBench.swift), `roadgraph [EXTRACT] [--pairs N]` (RoadGraphBench.swift),
 // `cluster [--points N,N...] [--runs N]` (ClusterBench.swift), `mapview…` (MapViewBench.swift,
-// MapViewFacesBench.swift), `lookaround BUNDLE` (LookAroundBench.swift).
+// MapViewFacesBench.swift), `lookaround [BUNDLE]` and
+// `lookaround-render [BUNDLE]` (LookAroundBench.swift).
 let verbs: [String: ([String]) throws -> Void] = [
     "render": runRenderBenchmarks(arguments:),
     "search": runSearchBenchmarks(arguments:),
@@ -13,6 +14,7 @@ let verbs: [String: ([String]) throws -> Void] = [
     "mapview": runMapViewBenchmark(arguments:), "mapview-cluster": runMapViewClusterBenchmark(arguments:),
     "mapview-faces": runMapViewFacesBenchmark(arguments:),
     "lookaround": runLookAroundBenchmark(arguments:),
+    "lookaround-render": runLookAroundRenderBenchmark(arguments:),
 ]
 if CommandLine.arguments.count > 1, let verb = verbs[CommandLine.arguments[1]] {
     do { try verb(Array(CommandLine.arguments.dropFirst(2))) } catch {

@@ -41,6 +41,9 @@ struct ViewCommand: ParsableCommand {
     @Option(help: "With --api mapbox, the style to show: a Mapbox style URL (mapbox://styles/mapbox/streets-v11 …), a MapLibre style file or an http(s) URL.")
     var styleURL: String?
 
+    @Option(help: "A Maps URL to open: /look-around?coordinate=LAT,LON opens Look Around there (press L or Esc for the map).")
+    var url: String?
+
     func validate() throws {
         if let zoom, !(0...22).contains(zoom) { throw ValidationError("--zoom must be between 0 and 22") }
         if size.width > 8192 || size.height > 8192 { throw ValidationError("--size must be at most 8192x8192") }
@@ -85,6 +88,14 @@ struct ViewCommand: ParsableCommand {
                 if let zoom { mapView.setZoomLevel(zoom, animated: false) }
             } else if let zoom {
                 mapView.setZoomLevel(zoom, animated: false)
+            }
+            if let url {
+                let coordinate = try LookAroundCommand.coordinate(url)
+                mapView.setCenter(coordinate, animated: false)
+                mapView.setZoomLevel(zoom ?? 17, animated: false)
+                if !window.enterLookAround(at: coordinate) {
+                    throw CommandFailure("no Look Around at \(coordinate.latitude),\(coordinate.longitude): no street within \(Int(MKLookAroundSceneRequest.maximumDistance)) m")
+                }
             }
             try window.run()
         } catch let error as MapWindowError {

@@ -45,13 +45,25 @@ final class TripPlannerTests: XCTestCase {
         let selected = try app.next("click", timeout: 30)
         XCTAssertEqual(selected.selected, beach.title)
         var info: String?
+        var preview: ReportLine.Button?
         for _ in 0..<200 where info == nil {
             let frame = try app.next("frame", timeout: 30)
             info = frame.panel?.first { $0.contains("by car") }
+            preview = preview ?? frame.preview
         }
         let line = try XCTUnwrap(info, "the drive time appears")
         XCTAssertTrue(line.hasPrefix(beach.title), line)
         XCTAssertNotNil(line.range(of: #"\d+ min"#, options: .regularExpression), line)
+
+        // The info view's LookAroundPreview shows the beach from the street; a click on it opens Look Around.
+        for _ in 0..<200 where preview == nil { preview = try app.next("frame", timeout: 30).preview }
+        let card = try XCTUnwrap(preview, "the Look Around preview is drawn")
+        XCTAssertGreaterThan(card.height, 60)
+        try click(card.x + card.width / 2, card.y + card.height / 2)
+        let looking = try app.next("lookAround", timeout: 60)
+        XCTAssertNotNil(looking.lookAround)
+        _ = try display.xdotool(["key", "--window", window, "Escape"])
+        _ = try app.next("lookAroundClosed", timeout: 60)
 
         // The window closes; its last frame (map, route, markers, panel) is written out.
         _ = try display.xdotool(["key", "--window", window, "ctrl+q"])

@@ -170,6 +170,56 @@ final class ViewCommandTests: XCTestCase {
         XCTAssertEqual(zoomedOut.zoom, turned.zoom - 1, accuracy: 1e-6)
     }
 
+    /// Look Around in the window: L at a street opens it, a drag turns it, a click ahead walks,
+    /// Escape goes back to the map; a Maps URL's `/look-around` opens the window in it.
+    func testLookAroundInTheWindow() throws {
+        guard ["/usr/bin/Xvfb", "/usr/bin/xdotool"].allSatisfy(FileManager.default.isExecutableFile(atPath:)) else {
+            XCTFail("Xvfb and xdotool are needed (the Makefile's APT_BUILD installs them)")
+            return
+        }
+        let bundle = try SampleBundle.monaco()
+        let display = try VirtualDisplay()
+        defer { display.stop() }
+        let app = try WindowProcess(binary: binary, display: display.name,
+                                    arguments: ["view", bundle.path, "--report", "--size", "640x400", "--center", "43.73895,7.42630", "--zoom", "18"])
+        defer { app.stop() }
+        _ = try app.next("frame", timeout: 60)
+        let window = try display.xdotool(["search", "--sync", "--name", "OpenMapKit"]).split(separator: "\n").first.map(String.init) ?? ""
+        _ = try display.xdotool(["mousemove", "--window", window, "320", "200", "key", "l"])
+        let opened = try app.next("lookAround", timeout: 60)
+        let standing = try XCTUnwrap(opened.lookAround, "the report says where the viewer stands")
+        XCTAssertEqual(standing.latitude, 43.73895, accuracy: 0.0005)
+        XCTAssertEqual(standing.longitude, 7.42630, accuracy: 0.0006)
+        _ = try app.next("frame", timeout: 60)
+
+        // Dragging right turns the view left (the picture follows the pointer).
+        _ = try display.xdotool(["mousemove", "--window", window, "200", "200", "mousedown", "1"]
+                                + stride(from: 220, through: 400, by: 30).flatMap { ["mousemove", "--window", window, "\($0)", "200", "sleep", "0.05"] }
+                                + ["mouseup", "1"])
+        let turned = try app.next("lookAroundTurned", timeout: 60)
+        let after = try XCTUnwrap(turned.lookAround)
+        let turn = (standing.heading - after.heading + 360).truncatingRemainder(dividingBy: 360)
+        XCTAssertGreaterThan(turn, 10, "turned left: \(standing.heading) → \(after.heading)")
+        XCTAssertLessThan(turn, 90)
+
+        // Up walks ahead along the street; Escape goes back to the map where the viewer stood.
+        _ = try display.xdotool(["key", "--window", window, "Up"])
+        let walked = try XCTUnwrap(try app.next("lookAroundMoved", timeout: 60).lookAround)
+        XCTAssertFalse(walked.latitude == after.latitude && walked.longitude == after.longitude, "the viewer moved")
+        _ = try display.xdotool(["key", "--window", window, "Escape"])
+        let closed = try app.next("lookAroundClosed", timeout: 60)
+        XCTAssertNil(closed.lookAround)
+        app.stop()
+
+        // `--url` with a Maps URL's Look Around opens straight into it.
+        let linked = try WindowProcess(binary: binary, display: display.name,
+                                       arguments: ["view", bundle.path, "--report", "--size", "320x240",
+                                                   "--url", "https://maps.apple.com/look-around?coordinate=43.73895,7.42630"])
+        defer { linked.stop() }
+        let first = try linked.next("frame", timeout: 60)
+        XCTAssertNotNil(first.lookAround, "the window opens in Look Around")
+    }
+
     // MARK: - Map arithmetic (independent of the code under test)
 
     /// The world's width in points at `zoom` (MapLibre's convention: 512 at zoom 0).
@@ -219,6 +269,9 @@ struct ReportLine: Decodable {
     var panel: [String]?
     var buttons: [Button]?
     var annotations: [Place]?
+    struct LookAround: Decodable { var latitude: Double; var longitude: Double; var heading: Double; var pitch: Double; var street: String? }
+    var preview: Button?
+    var lookAround: LookAround?
 }
 
 /// The window under test: its report lines, read as they come.

@@ -126,7 +126,7 @@ final class SceneMeshTests: XCTestCase {
             points: [ScenePoint(coordinate: c(0, 9), kind: .business, name: "Boulangerie", category: "shop=bakery"),
                      ScenePoint(coordinate: c(3, 9), kind: .houseNumber, name: "12"),
                      ScenePoint(coordinate: c(20, 4), kind: .tree)])
-        let meshes = StreetSceneMeshes.build(objects, frame: frame, radius: 200, labelFocus: ScenePoint2(x: 0, y: -10),
+        let meshes = StreetSceneMeshes.build(objects, frame: frame, radius: 200, eye: ScenePoint2(x: 0, y: -10),
                                              fonts: FontCatalog(entries: FontCatalog.installed.entries))
         XCTAssertEqual(meshes.buildingCount, 1)
         XCTAssertEqual(meshes.treeCount, 1)
@@ -141,7 +141,7 @@ final class SceneMeshTests: XCTestCase {
         let street = meshes.mesh.labelVertices[8..<12]
         XCTAssertTrue(street.allSatisfy { $0.z < 0.1 })
         // Hidden businesses are not signed.
-        let filtered = StreetSceneMeshes.build(objects, frame: frame, radius: 200, labelFocus: ScenePoint2(x: 0, y: -10),
+        let filtered = StreetSceneMeshes.build(objects, frame: frame, radius: 200, eye: ScenePoint2(x: 0, y: -10),
                                                fonts: FontCatalog(entries: FontCatalog.installed.entries), showsBusiness: { $0 != "shop=bakery" })
         XCTAssertEqual(filtered.labelCount, 2)
     }

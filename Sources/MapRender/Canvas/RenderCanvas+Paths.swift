@@ -95,13 +95,14 @@ extension RenderCanvas {
         cairo_stroke(cairo)
     }
 
-    /// Composites another canvas of the same size in points on top of this one at `opacity` (the
-    /// passes of a snapshot: base map, overlays, labels).
-    public func draw(_ canvas: RenderCanvas, opacity: Double = 1) {
+    /// Composites another canvas of the same scale on top of this one at `opacity`, its top-left
+    /// corner at (`x`, `y`) points (the passes of a snapshot: base map, overlays, labels; a picture
+    /// in a window's panel).
+    public func draw(_ canvas: RenderCanvas, x: Double = 0, y: Double = 0, opacity: Double = 1) {
         cairo_surface_flush(canvas.surface)
         cairo_save(cairo)
         cairo_scale(cairo, 1 / scale, 1 / scale)
-        cairo_set_source_surface(cairo, canvas.surface, 0, 0)
+        cairo_set_source_surface(cairo, canvas.surface, x * scale, y * scale)
         cairo_paint_with_alpha(cairo, min(max(opacity, 0), 1))
         cairo_restore(cairo)
     }

@@ -2,7 +2,7 @@
 // MKLookAroundSceneRequest finds a Look Around scene near a point or a place. Apple has street
 // imagery; OpenMapKit draws streets from OpenStreetMap, so a scene exists wherever a person could
 // stand on a street, path or square — the walking road graph the import builds — close enough to
-// the point. The drawing of scenes (MKLookAroundSnapshotter, LookAroundPreview) comes next.
+// the point. Scenes are drawn by MKLookAroundSnapshotter and LookAroundPreview.
 
 import Foundation
 import MapBundle
@@ -103,6 +103,11 @@ public final class MKLookAroundSceneRequest: NSObject, @unchecked Sendable {
             case .failure(let error): completionHandler(nil, error)
             }
         }
+    }
+
+    /// Looks on the calling thread (a window's own loop, the command line, the server's workers).
+    package func sceneHere() throws -> MKLookAroundScene? {
+        try lifecycle.runHere(plan())
     }
 
     private func plan() -> @Sendable (_ isCancelled: () -> Bool) throws -> MKLookAroundScene? {

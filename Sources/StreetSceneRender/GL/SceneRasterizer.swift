@@ -6,9 +6,11 @@ import Foundation
 ///
 /// A rasteriser owns one GL context and the buffers, framebuffers and programs in it, re-used from
 /// frame to frame (framebuffers are re-made only when the image size changes). Any thread may call
-/// ``render(_:labelAtlas:camera:lighting:)``: calls are serialised by a lock, the context is made
-/// current on the calling thread for the call and released afterwards (a context the thread had
-/// current before is restored). Make one per thread for frames in parallel; llvmpipe already uses
+/// ``render(_:labelAtlas:camera:lighting:)``: calls are serialised by a lock, and the GL work runs on a
+/// worker thread of the rasteriser's own, where the context is made current for the call and released
+/// afterwards. Never on the caller's thread: a thread that has another API's context current (the
+/// main thread of an SDL or GLX window) cannot make an EGL context current as well (libglvnd answers
+/// EGL_BAD_ACCESS). Make one rasteriser per thread for frames in parallel; llvmpipe already uses
 /// every core for one frame.
 ///
 /// A frame: the sky (a zenith-to-horizon gradient with the sun's disc and glow) over the whole image,
@@ -49,8 +51,10 @@ public final class SceneRasterizer: @unchecked Sendable {
         self.display = display
         self.context = context
         do {
-            gl = try SceneEGL.withCurrent(display: display, context: context) { () throws(SceneRenderError) in
-                try GLObjects(samples: samples)
+            gl = try Self.onWorker { () throws(SceneRenderError) in
+                try SceneEGL.withCurrent(display: display, context: context) { () throws(SceneRenderError) in
+                    try GLObjects(samples: samples)
+                }
             }
             self.samples = max(1, gl.sampleCount)
         } catch {
@@ -60,8 +64,32 @@ public final class SceneRasterizer: @unchecked Sendable {
     }
 
     deinit {
-        _ = try? SceneEGL.withCurrent(display: display, context: context) { () throws(SceneRenderError) in gl.delete() }
+        let (display, context, gl) = (display, context, gl)
+        _ = try? Self.onWorker { () throws(SceneRenderError) in
+            try SceneEGL.withCurrent(display: display, context: context) { () throws(SceneRenderError) in gl.delete() }
+        }
         eglDestroyContext(display, context)
+    }
+
+    /// The queue whose threads do the GL work (a dispatch worker never has a window's context current).
+    private static let worker = DispatchQueue(label: "SceneRasterizer.gl")
+
+    /// Runs `body` on a worker thread and waits for it. Not `sync`: that may run the block on the
+    /// calling thread, which is what this avoids.
+    private static func onWorker<T>(_ body: @escaping () throws(SceneRenderError) -> T) throws(SceneRenderError) -> T {
+        nonisolated(unsafe) var result: Result<T, SceneRenderError>?
+        nonisolated(unsafe) let work = body
+        let done = DispatchSemaphore(value: 0)
+        worker.async {
+            do throws(SceneRenderError) { result = .success(try work()) } catch { result = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        switch result {
+        case .success(let value)?: return value
+        case .failure(let error)?: throw error
+        case nil: throw .drawingFailed("the GL worker did not answer")
+        }
     }
 
     /// Draws `mesh` seen by `camera` in `lighting`, with label triangles textured from `labelAtlas`
@@ -89,8 +117,11 @@ public final class SceneRasterizer: @unchecked Sendable {
         }
         lock.lock()
         defer { lock.unlock() }
-        return try SceneEGL.withCurrent(display: display, context: context) { () throws(SceneRenderError) in
-            try gl.draw(mesh, labelAtlas: labelAtlas, camera: camera, lighting: lighting)
+        nonisolated(unsafe) let (display, context, gl) = (display, context, gl)
+        return try Self.onWorker { () throws(SceneRenderError) in
+            try SceneEGL.withCurrent(display: display, context: context) { () throws(SceneRenderError) in
+                try gl.draw(mesh, labelAtlas: labelAtlas, camera: camera, lighting: lighting)
+            }
         }
     }
 

@@ -39,7 +39,12 @@ enum BuildingMesh {
             return max(0, planes.dropFirst().reduce(first.height(p)) { min($0, $1.height(p)) })
         }
 
-        let wallPaint = wallPaint(for: building, near: rings[0][0])
+        var wallPaint = wallPaint(for: building, near: rings[0][0])
+        if wallPaint.material == .facade {
+            // Windows per tagged level; the rasteriser's default (3 m) otherwise.
+            let levelHeight = building.levels.map { (wallTop - building.minHeight) / Double(max($0, 1)) } ?? 3
+            wallPaint.alpha = SceneVertex.facadeAlpha(levelHeight: levelHeight)
+        }
         // An open structure (`building=roof`: a carport, a canopy) is a roof on posts: a thin band here.
         let wallBottom = building.kind == "roof" ? max(building.minHeight, wallTop - 0.4) : building.minHeight
         for ring in rings {

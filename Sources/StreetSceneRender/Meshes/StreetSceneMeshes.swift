@@ -17,12 +17,14 @@ public struct StreetSceneMeshes: Sendable {
 
     /// Builds the meshes of `objects` around `frame`'s origin within `radius` metres.
     /// - Parameters:
-    ///   - labelFocus: where street names are placed nearest (ahead of the eye): a point in metres.
+    ///   - eye: where the viewer stands, in metres (street names are placed for it).
+    ///   - showsRoadLabels: whether street names are painted on the roads.
     ///   - showsBusiness: whether a business's sign is drawn, given its category tag (`shop=bakery`).
-    public static func build(_ objects: SceneObjects, frame: LocalFrame, radius: Double, labelFocus: ScenePoint2,
-                             fonts: FontCatalog, showsBusiness: (String?) -> Bool = { _ in true }) -> StreetSceneMeshes {
+    public static func build(_ objects: SceneObjects, frame: LocalFrame, radius: Double, eye: ScenePoint2,
+                             fonts: FontCatalog, showsRoadLabels: Bool = true, showsBusiness: (String?) -> Bool = { _ in true }) -> StreetSceneMeshes {
         var builder = Builder(frame: frame, radius: radius, fonts: fonts)
-        builder.build(objects, labelFocus: labelFocus, showsBusiness: showsBusiness)
+        builder.build(objects, eye: eye, showsBusiness: showsBusiness)
+        if showsRoadLabels { builder.streetNames(focus: eye) }
         return builder.finish()
     }
 
@@ -76,7 +78,7 @@ private struct Builder {
     static func key(_ x: Int, _ y: Int) -> Int64 { Int64(x) << 32 | Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: y))) }
     static func cellIndex(_ v: Double) -> Int { Int((v / cell).rounded(.down)) }
 
-    mutating func build(_ objects: SceneObjects, labelFocus: ScenePoint2, showsBusiness: (String?) -> Bool) {
+    mutating func build(_ objects: SceneObjects, eye: ScenePoint2, showsBusiness: (String?) -> Bool) {
         GroundMesh.appendGround(radius: StreetSceneMeshes.groundRadius, to: &mesh)
 
         var areas: [(SceneArea, [[ScenePoint2]])] = []
@@ -135,7 +137,6 @@ private struct Builder {
                 houseNumber(number, for: point, at: p)
             }
         }
-        streetNames(focus: labelFocus)
     }
 
     // MARK: Trees in woods
@@ -289,8 +290,10 @@ private struct Builder {
         result.labelCount += 1
     }
 
-    /// Each named street's name painted on it once, where it passes nearest `focus`.
-    mutating func streetNames(focus: ScenePoint2) {
+    /// Street names painted on the roads near `eye`: on a street the viewer stands on, ahead and
+    /// behind (so that any heading sees one); on another, where it passes nearest. They do not
+    /// depend on the heading, so one mesh serves every direction from a standpoint.
+    mutating func streetNames(focus eye: ScenePoint2) {
         var nearest: [String: (distance: Double, point: ScenePoint2, direction: ScenePoint2, width: Double)] = [:]
         for (road, line) in roads where !road.isTunnel && (road.kind.isCarriageway || road.kind == .pedestrian) {
             guard let name = road.name, !name.isEmpty else { continue }
@@ -298,25 +301,33 @@ private struct Builder {
                 let a = line[index], b = line[index + 1]
                 let ab = b - a, l2 = ab.dot(ab)
                 guard l2 > 1 else { continue }
-                let q = a + ab * max(0, min(1, (focus - a).dot(ab) / l2))
-                let d = (q - focus).length
+                let q = a + ab * max(0, min(1, (eye - a).dot(ab) / l2))
+                let d = (q - eye).length
                 if d < 70, d < (nearest[name]?.distance ?? .infinity) { nearest[name] = (d, q, ab.normalized, GroundMesh.width(of: road)) }
             }
         }
         for (name, place) in nearest.sorted(by: { $0.key < $1.key }) {
             guard let entry = atlas.entry(name, style: .outlined, bold: true) else { continue }
-            // Reads left to right for someone looking from the focus's side.
-            let toward = (place.point - focus).normalized
-            var right = place.direction
-            if right.dot(toward.length > 0 ? toward.right : ScenePoint2(x: 0, y: -1)) < 0 { right = right * -1 }
-            let up = ScenePoint2(x: -right.y, y: right.x)
-            let h = min(place.width * 0.45, 2.2), w = min(entry.aspect * h, 30)
-            let hh = w / entry.aspect
-            let z = GroundMesh.markingHeight + 0.01
-            let c = place.point
-            let l0 = c - right * (w / 2) - up * (hh / 2), r0 = c + right * (w / 2) - up * (hh / 2)
-            labels.append(PendingLabel(entry: entry, corners: [Point3(l0, z), Point3(r0, z), Point3(r0 + up * hh, z), Point3(l0 + up * hh, z)],
-                                       tint: SceneColour(red: 255, green: 255, blue: 255)))
+            let onIt = place.distance < place.width / 2 + 3
+            let spots = onIt ? [place.point + place.direction * 14, place.point - place.direction * 14] : [place.point]
+            for spot in spots {
+                // Reads left to right for the viewer: its right runs to the viewer's right.
+                let toward = (spot - eye).normalized
+                var right = place.direction
+                if toward.length > 0, right.dot(toward.right) < 0 { right = right * -1 }
+                if onIt {
+                    // Painted across the road ahead, its top away from the viewer.
+                    let away = place.direction.dot(toward) >= 0 ? place.direction : place.direction * -1
+                    right = away.right
+                }
+                let up = ScenePoint2(x: -right.y, y: right.x)
+                let h = min(place.width * 0.4, 2.2), w = min(entry.aspect * h, onIt ? place.width * 0.9 : 30)
+                let hh = w / entry.aspect
+                let z = GroundMesh.markingHeight + 0.01
+                let l0 = spot - right * (w / 2) - up * (hh / 2), r0 = spot + right * (w / 2) - up * (hh / 2)
+                labels.append(PendingLabel(entry: entry, corners: [Point3(l0, z), Point3(r0, z), Point3(r0 + up * hh, z), Point3(l0 + up * hh, z)],
+                                           tint: SceneColour(red: 255, green: 255, blue: 255)))
+            }
             result.labelCount += 1
         }
     }

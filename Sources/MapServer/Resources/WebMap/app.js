@@ -692,6 +692,16 @@
     $('callout-title').textContent = placeName(marker.place);
     const c = marker.place.coordinate;
     $('callout-detail').textContent = placeDetail(marker.place) || `${c.latitude.toFixed(5)}, ${c.longitude.toFixed(5)}`;
+    // The place's Look Around picture (rendered from OpenStreetMap by /api/v1/lookaround), shown
+    // once it has loaded; where there is no street nearby the server answers 404 and none shows.
+    const look = $('callout-lookaround');
+    look.hidden = true;
+    const params = new URLSearchParams({ coordinate: `${c.latitude.toFixed(6)},${c.longitude.toFixed(6)}`, size: '270x150' });
+    if (window.devicePixelRatio > 1.5) params.set('scale', '2');
+    if (auth.key) params.set('key', auth.key);
+    look.onload = () => { if (calloutMarker === marker) { look.hidden = false; placeMarkers(); } };
+    look.onerror = () => { look.hidden = true; };
+    look.src = `/api/v1/lookaround?${params}`;
     $('callout').hidden = false;
     placeMarkers();
   }
