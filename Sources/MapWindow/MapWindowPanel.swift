@@ -48,8 +48,10 @@ enum MapWindowPanelLayout {
         let boxHeight = padding + previewHeight + Double(panel.lines.count) * lineHeight + buttonsHeight
         let bottom = height - reserved
         let box = CGRect(x: padding, y: bottom - boxHeight, width: width - 2 * padding, height: boxHeight)
+        // As wide as a phone's card (three times its height) at most: wider, it would show a sliver of street.
+        let previewWidth = min(Double(box.width) - 2 * padding, 3 * (previewHeight - padding))
         let preview = showsPreview
-            ? CGRect(x: Double(box.minX) + padding, y: Double(box.minY) + padding, width: Double(box.width) - 2 * padding, height: previewHeight - padding)
+            ? CGRect(x: Double(box.minX) + padding, y: Double(box.minY) + padding, width: previewWidth, height: previewHeight - padding)
             : nil
         var lines: [(String, CGPoint)] = []
         for (index, line) in panel.lines.enumerated() {

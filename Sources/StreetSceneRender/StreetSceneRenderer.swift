@@ -141,8 +141,49 @@ public final class StreetSceneRenderer: @unchecked Sendable {
         let lighting = SceneLighting.forSun(azimuth: sun.azimuth, elevation: view.isNight ? min(sun.elevation, -12) : sun.elevation)
         let image = try rasterizer.render(meshes.mesh, labelAtlas: atlas, camera: camera, lighting: lighting)
         let canvas = try image.canvas()
+        drawStreetNames(meshes, camera: camera, on: canvas)
         sign(canvas)
         return canvas
+    }
+
+    /// Draws the names of the streets in view where they pass, unless a wall stands between the
+    /// viewer and the spot: white on a dark pill, as Apple's Look Around labels its streets.
+    private func drawStreetNames(_ meshes: StreetSceneMeshes, camera: SceneCamera, on canvas: RenderCanvas) {
+        let f = camera.forward, r = camera.right, u = camera.up
+        let tx = tan(camera.fieldOfView * .pi / 360), ty = tx * Double(camera.height) / Double(camera.width)
+        let size = max(11, min(16, canvas.width / 45))
+        var placed: [CGRect] = []
+        // Nearest first: a near street's name wins a place a farther one would overlap.
+        let ordered = meshes.streetLabels.sorted { $0.point.length < $1.point.length }
+        for label in ordered {
+            let d = SIMD3(label.point.x - camera.x, label.point.y - camera.y, 0.3 - camera.z)
+            let depth = (d * f).sum()
+            guard depth > 3 else { continue }
+            let sx = ((d * r).sum() / depth / tx + 1) / 2 * canvas.width
+            let sy = (1 - ((d * u).sum() / depth / ty + 1) / 2) * canvas.height
+            guard sx > 0, sx < canvas.width, sy > 0, sy < canvas.height - 30 else { continue }
+            let eye = ScenePoint2(x: camera.x, y: camera.y)
+            if meshes.wallLines.contains(where: { Self.crosses(eye, label.point, $0.a, $0.b) }) { continue }
+            guard let runs = try? fonts.shapeLine(label.name, stack: ["Noto Sans Bold"], size: size), !runs.isEmpty else { continue }
+            let width = runs.reduce(0) { $0 + $1.advance } + 16, height = size + 10
+            let box = CGRect(x: min(max(sx - width / 2, 4), canvas.width - width - 4), y: sy - height / 2, width: width, height: height)
+            guard !placed.contains(where: { $0.insetBy(dx: -4, dy: -4).intersects(box) }) else { continue }
+            placed.append(box)
+            let x0 = Double(box.minX), y0 = Double(box.minY), x1 = Double(box.maxX), y1 = Double(box.maxY)
+            canvas.fill(rings: [[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], color: RenderColor(red: 0.1, green: 0.1, blue: 0.12, alpha: 0.6))
+            var pen = x0 + 8
+            for run in runs {
+                canvas.draw(run, x: pen, y: y0 + 5 + size * 0.95, color: .white)
+                pen += run.advance
+            }
+        }
+    }
+
+    /// Whether the segments p–q and a–b cross.
+    private static func crosses(_ p: ScenePoint2, _ q: ScenePoint2, _ a: ScenePoint2, _ b: ScenePoint2) -> Bool {
+        func side(_ o: ScenePoint2, _ s: ScenePoint2, _ t: ScenePoint2) -> Double { (s.x - o.x) * (t.y - o.y) - (s.y - o.y) * (t.x - o.x) }
+        let d1 = side(a, b, p), d2 = side(a, b, q), d3 = side(p, q, a), d4 = side(p, q, b)
+        return (d1 > 0) != (d2 > 0) && (d3 > 0) != (d4 > 0)
     }
 
     /// Draws the credit (bottom right) and the rendered mark (bottom left) on a picture.

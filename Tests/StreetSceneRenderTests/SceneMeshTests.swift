@@ -130,19 +130,21 @@ final class SceneMeshTests: XCTestCase {
                                              fonts: FontCatalog(entries: FontCatalog.installed.entries))
         XCTAssertEqual(meshes.buildingCount, 1)
         XCTAssertEqual(meshes.treeCount, 1)
-        XCTAssertEqual(meshes.labelCount, 3)
-        XCTAssertEqual(meshes.mesh.labelIndices.count, 18)
+        XCTAssertEqual(meshes.labelCount, 2)
+        XCTAssertEqual(meshes.mesh.labelIndices.count, 12)
         let atlas = try XCTUnwrap(meshes.atlas)
         XCTAssertEqual(atlas.rgba.count, atlas.width * atlas.height * 4)
         XCTAssertTrue(atlas.rgba.enumerated().contains { $0.offset % 4 == 3 && $0.element > 200 }, "the atlas has drawn text")
-        // The sign hangs on the wall facing the street (y = 8), the street name lies on the road (z ≈ 0).
+        // The sign hangs on the wall facing the street (y = 8); the street's name is shown where the
+        // street passes nearest the viewer, and the building's wall can hide it.
         let sign = meshes.mesh.labelVertices[0..<4]
         XCTAssertTrue(sign.allSatisfy { abs($0.y - 7.9) < 0.1 && $0.z > 2 })
-        let street = meshes.mesh.labelVertices[8..<12]
-        XCTAssertTrue(street.allSatisfy { $0.z < 0.1 })
+        XCTAssertEqual(meshes.streetLabels.map(\.name), ["Rue Test"])
+        XCTAssertEqual(meshes.streetLabels.first?.point.y ?? 99, 0, accuracy: 1e-6)
+        XCTAssertEqual(meshes.wallLines.count, 4)
         // Hidden businesses are not signed.
         let filtered = StreetSceneMeshes.build(objects, frame: frame, radius: 200, eye: ScenePoint2(x: 0, y: -10),
                                                fonts: FontCatalog(entries: FontCatalog.installed.entries), showsBusiness: { $0 != "shop=bakery" })
-        XCTAssertEqual(filtered.labelCount, 2)
+        XCTAssertEqual(filtered.labelCount, 1)
     }
 }

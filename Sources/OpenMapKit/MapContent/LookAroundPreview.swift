@@ -62,6 +62,11 @@ public struct LookAroundPreview {
         options.traitCollection = UITraitCollection(displayScale: CGFloat(scale))
         options.pointOfInterestFilter = pointsOfInterest.filter
         options.showsRoadLabels = showsRoadLabels
+        // A card is wide and short: a lens as wide as needed to see 50° up and down (within the
+        // snapshotter's 120°), looking a little up, shows the place and not only its ground floor.
+        let aspect = max(Double(size.width) / max(Double(size.height), 1), 1)
+        options.fieldOfView = min(120, max(60, 2 * atan(tan(25 * Double.pi / 180) * aspect) * 180 / .pi))
+        options.pitch = 6
         let snapshotter = MKLookAroundSnapshotter(scene: scene, options: options)
         snapshotter.dataSource = dataSource
         guard let snapshot = try? snapshotter.snapshotHere() else { return nil }

@@ -14,6 +14,12 @@ public struct StreetSceneMeshes: Sendable {
     public var atlas: (width: Int, height: Int, rgba: [UInt8])?
     /// How many of each the scene drew, for tests and benchmarks.
     public var buildingCount = 0, roadCount = 0, treeCount = 0, labelCount = 0
+    /// Street names to show over the picture, each where its street passes the viewer (see
+    /// ``StreetLabel``): drawn after the frame, upright and readable from any heading, where a name
+    /// painted on the road would be seen so flat from eye height that it could not be read.
+    public var streetLabels: [StreetLabel] = []
+    /// The ground lines of the buildings' walls, in metres: what hides a street's name from the viewer.
+    public var wallLines: [(a: ScenePoint2, b: ScenePoint2)] = []
 
     /// Builds the meshes of `objects` around `frame`'s origin within `radius` metres.
     /// - Parameters:
@@ -26,6 +32,13 @@ public struct StreetSceneMeshes: Sendable {
         builder.build(objects, eye: eye, showsBusiness: showsBusiness)
         if showsRoadLabels { builder.streetNames(focus: eye) }
         return builder.finish()
+    }
+
+    /// A street's name and the point on the street where it is shown.
+    public struct StreetLabel: Sendable {
+        public var name: String
+        /// On the street's centre line, in metres.
+        public var point: ScenePoint2
     }
 
     /// The metres the ground plane reaches: beyond what the fog lets anyone see.
@@ -290,9 +303,9 @@ private struct Builder {
         result.labelCount += 1
     }
 
-    /// Street names painted on the roads near `eye`: on a street the viewer stands on, ahead and
-    /// behind (so that any heading sees one); on another, where it passes nearest. They do not
-    /// depend on the heading, so one mesh serves every direction from a standpoint.
+    /// The names of the streets near `eye`: on a street the viewer stands on, ahead and behind (so
+    /// that any heading sees one); on another, where it passes nearest. Independent of the heading,
+    /// so one mesh serves every direction from a standpoint.
     mutating func streetNames(focus eye: ScenePoint2) {
         var nearest: [String: (distance: Double, point: ScenePoint2, direction: ScenePoint2, width: Double)] = [:]
         for (road, line) in roads where !road.isTunnel && (road.kind.isCarriageway || road.kind == .pedestrian) {
@@ -303,32 +316,13 @@ private struct Builder {
                 guard l2 > 1 else { continue }
                 let q = a + ab * max(0, min(1, (eye - a).dot(ab) / l2))
                 let d = (q - eye).length
-                if d < 70, d < (nearest[name]?.distance ?? .infinity) { nearest[name] = (d, q, ab.normalized, GroundMesh.width(of: road)) }
+                if d < 80, d < (nearest[name]?.distance ?? .infinity) { nearest[name] = (d, q, ab.normalized, GroundMesh.width(of: road)) }
             }
         }
         for (name, place) in nearest.sorted(by: { $0.key < $1.key }) {
-            guard let entry = atlas.entry(name, style: .outlined, bold: true) else { continue }
             let onIt = place.distance < place.width / 2 + 3
-            let spots = onIt ? [place.point + place.direction * 14, place.point - place.direction * 14] : [place.point]
-            for spot in spots {
-                // Reads left to right for the viewer: its right runs to the viewer's right.
-                let toward = (spot - eye).normalized
-                var right = place.direction
-                if toward.length > 0, right.dot(toward.right) < 0 { right = right * -1 }
-                if onIt {
-                    // Painted across the road ahead, its top away from the viewer.
-                    let away = place.direction.dot(toward) >= 0 ? place.direction : place.direction * -1
-                    right = away.right
-                }
-                let up = ScenePoint2(x: -right.y, y: right.x)
-                let h = min(place.width * 0.4, 2.2), w = min(entry.aspect * h, onIt ? place.width * 0.9 : 30)
-                let hh = w / entry.aspect
-                let z = GroundMesh.markingHeight + 0.01
-                let l0 = spot - right * (w / 2) - up * (hh / 2), r0 = spot + right * (w / 2) - up * (hh / 2)
-                labels.append(PendingLabel(entry: entry, corners: [Point3(l0, z), Point3(r0, z), Point3(r0 + up * hh, z), Point3(l0 + up * hh, z)],
-                                           tint: SceneColour(red: 255, green: 255, blue: 255)))
-            }
-            result.labelCount += 1
+            let spots = onIt ? [place.point + place.direction * 18, place.point - place.direction * 18] : [place.point]
+            for spot in spots { result.streetLabels.append(StreetSceneMeshes.StreetLabel(name: name, point: spot)) }
         }
     }
 
@@ -344,6 +338,7 @@ private struct Builder {
         }
         result.mesh = mesh
         result.atlas = atlas.draw()
+        result.wallLines = walls.map { ($0.a, $0.b) }
         return result
     }
 }
