@@ -7,11 +7,17 @@ import OpenMapKit
 /// PNG drawn by ``MKLookAroundSnapshotter`` from the region's street scene (rendered from
 /// OpenStreetMap, marked as such). The web map's place card shows it.
 ///
-/// Parameters: `coordinate` (`lat,lon`, required), `heading` (0–360 degrees; default: along the
-/// street, or at the point off it), `pitch` (−60…60), `fov` (10–120), `size` (`WxH` points,
-/// 50–640 a side), `scale` (1–3), `colorScheme` (`light`, `dark`), `region`. Bad values are a 400
-/// naming the parameter; no street within 50 m is a 404. Pictures are cached by their parameters
-/// and the regions' generation, and drawn on the render pool (503 when it is full).
+/// Parameters: `coordinate` (`lat,lon`, required), `place` (`true`: the coordinate is a place's, seen
+/// from the street in front of it within 120 m, as `MKLookAroundSceneRequest(mapItem:)` does),
+/// `heading` (0–360 degrees; default: along the street, or at the point off it), `pitch` (−60…60),
+/// `fov` (10–120), `size` (`WxH` points, 50–640 a side), `scale` (1–3), `colorScheme` (`light`,
+/// `dark`), `region`. Bad values are a 400 naming the parameter; no street within reach is a 404.
+/// Pictures are cached by their parameters and the regions' generation, and drawn on the render
+/// pool (503 when it is full).
+///
+/// `GET /api/v1/lookaround/scene?coordinate=…[&place=true]` answers whether there is a scene, as
+/// JSON, always 200: `{"scene": {"coordinate": {…}, "heading": …, "streetName": …, "distance": …}}`
+/// or `{"scene": null}`; a page asks it first and shows a picture only where there is one.
 struct LookAroundRoutes {
     let server: MapServer
 
@@ -19,10 +25,15 @@ struct LookAroundRoutes {
         router.get("/api/v1/lookaround") { request, _ -> Response in
             try await lookAround(request)
         }
+        router.get("/api/v1/lookaround/scene") { request, _ -> Response in
+            try await scene(request)
+        }
     }
 
     struct Parameters: Sendable {
         var coordinate: CLLocationCoordinate2D
+        /// The coordinate is a place's: seen from the street in front of it.
+        var isPlace: Bool
         var heading: Double?
         var pitch: Double
         var fieldOfView: Double
@@ -35,6 +46,7 @@ struct LookAroundRoutes {
                 throw APIError.badRequest("parameter coordinate is required: lat,lon")
             }
             self.coordinate = coordinate
+            isPlace = try query.bool("place") ?? false
             heading = try query.double("heading", in: 0...360)
             pitch = try query.double("pitch", in: -60...60) ?? 0
             fieldOfView = try query.double("fov", in: 10...120) ?? 75
@@ -49,7 +61,7 @@ struct LookAroundRoutes {
         }
 
         func cacheKey(generation: Int) -> String {
-            "lookaround|\(generation)|\(region ?? "")|\(coordinate.latitude),\(coordinate.longitude)|\(heading.map { "\($0)" } ?? "-")|"
+            "lookaround|\(generation)|\(region ?? "")|\(coordinate.latitude),\(coordinate.longitude)|\(isPlace)|\(heading.map { "\($0)" } ?? "-")|"
                 + "\(pitch)|\(fieldOfView)|\(width)x\(height)@\(scale)|\(dark)"
         }
     }
@@ -78,10 +90,38 @@ struct LookAroundRoutes {
                  body: .init(byteBuffer: cached.buffer))
     }
 
+    /// The scene request for a point or a place.
+    static func sceneRequest(_ coordinate: CLLocationCoordinate2D, isPlace: Bool, source: MapDataSource) -> MKLookAroundSceneRequest {
+        let request = isPlace ? MKLookAroundSceneRequest(mapItem: MKMapItem(placemark: MKPlacemark(coordinate: coordinate)))
+                              : MKLookAroundSceneRequest(coordinate: coordinate)
+        request.dataSource = source
+        return request
+    }
+
+    func scene(_ request: Request) async throws -> Response {
+        let query = try QueryParameters(request)
+        guard let coordinate = try query.coordinate("coordinate") else { throw APIError.badRequest("parameter coordinate is required: lat,lon") }
+        let isPlace = try query.bool("place") ?? false
+        let source = try server.regions.snapshot.source(named: query["region"])
+        let request = Self.sceneRequest(coordinate, isPlace: isPlace, source: source)
+        let scene: MKLookAroundScene?
+        do { scene = try await request.scene } catch let error as MKError {
+            throw APIError(.internalServerError, "cannot look for a scene: \(error.reason ?? error.code.summary)")
+        }
+        var body: [String: Any] = ["scene": NSNull()]
+        if let scene {
+            var object: [String: Any] = ["coordinate": ["latitude": scene.coordinate.latitude, "longitude": scene.coordinate.longitude],
+                                         "heading": scene.heading, "distance": scene.distance]
+            if let street = scene.streetName { object["streetName"] = street }
+            body["scene"] = object
+        }
+        let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
     /// Finds the scene and draws it on the calling (render pool) thread.
     static func render(_ parameters: Parameters, source: MapDataSource) throws -> [UInt8] {
-        let request = MKLookAroundSceneRequest(coordinate: parameters.coordinate)
-        request.dataSource = source
+        let request = sceneRequest(parameters.coordinate, isPlace: parameters.isPlace, source: source)
         do {
             guard let scene = try request.sceneHere() else {
                 throw APIError.notFound("no Look Around at \(parameters.coordinate.latitude),\(parameters.coordinate.longitude)",

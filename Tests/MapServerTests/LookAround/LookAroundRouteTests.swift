@@ -30,6 +30,30 @@ final class LookAroundRouteTests: XCTestCase {
         }
     }
 
+    func testSceneQueryAnswersWhereAPictureExists() async throws {
+        let server = try TestServer.make()
+        try await TestServer.withClient(server) { client in
+            let street = try await client.execute(uri: "/api/v1/lookaround/scene?coordinate=\(Self.street)", method: .get)
+            XCTAssertEqual(street.status, .ok)
+            let scene = try XCTUnwrap(try street.json()["scene"] as? [String: Any])
+            let coordinate = try XCTUnwrap(scene["coordinate"] as? [String: Double])
+            XCTAssertEqual(coordinate["latitude"] ?? 0, 43.73895, accuracy: 0.0005)
+            XCTAssertNotNil(scene["heading"] as? Double)
+            let sea = try await client.execute(uri: "/api/v1/lookaround/scene?coordinate=43.7300,7.4450", method: .get)
+            XCTAssertEqual(sea.status, .ok)
+            XCTAssertTrue(try sea.json()["scene"] is NSNull)
+            // A place is seen from the street in front of it, farther than a point's 50 m (the
+            // beach of the scene request's own test).
+            let place = try await client.execute(uri: "/api/v1/lookaround/scene?coordinate=43.733837,7.429302&place=true", method: .get)
+            let placeScene = try XCTUnwrap(try place.json()["scene"] as? [String: Any])
+            XCTAssertGreaterThan(placeScene["distance"] as? Double ?? 0, 4, "off the street, looking at the place")
+            let picture = try await client.execute(uri: "/api/v1/lookaround?coordinate=43.733837,7.429302&place=true&size=160x100", method: .get)
+            XCTAssertEqual(try SnapshotTests.image(picture).pixelSize.width, 160)
+            let bad = try await client.execute(uri: "/api/v1/lookaround/scene?coordinate=43.7,7.4&place=maybe", method: .get)
+            XCTAssertEqual(bad.status, .badRequest)
+        }
+    }
+
     func testBadParametersAreBadRequests() async throws {
         let server = try TestServer.make()
         try await TestServer.withClient(server) { client in

@@ -124,6 +124,11 @@ final class WebMapBrowserTests: XCTestCase {
         XCTAssertFalse(results.isEmpty, "no search results: \(search["status"] ?? "")")
         XCTAssertTrue(results.contains { $0.localizedCaseInsensitiveContains("casino") }, "\(results)")
         XCTAssertGreaterThanOrEqual((search["markers"] as? [Any])?.count ?? 0, results.count)
+        // The first result's place card shows its Look Around picture (270×150 points).
+        let lookAround = report["lookAround"] as? [String: Any] ?? [:]
+        XCTAssertNil(lookAround["error"], "\(lookAround)")
+        XCTAssertTrue([270, 540].contains(lookAround["width"] as? Int ?? 0), "\(lookAround)")
+        XCTAssertTrue((lookAround["src"] as? String ?? "").contains("/api/v1/lookaround?"), "\(lookAround)")
 
         // A click on the map asks for the address there.
         let reverse = report["reverse"] as? [String: Any] ?? [:]

@@ -692,18 +692,29 @@
     $('callout-title').textContent = placeName(marker.place);
     const c = marker.place.coordinate;
     $('callout-detail').textContent = placeDetail(marker.place) || `${c.latitude.toFixed(5)}, ${c.longitude.toFixed(5)}`;
-    // The place's Look Around picture (rendered from OpenStreetMap by /api/v1/lookaround), shown
-    // once it has loaded; where there is no street nearby the server answers 404 and none shows.
+    // The place's Look Around picture (rendered from OpenStreetMap by /api/v1/lookaround), asked
+    // for only where the server has a scene (at sea or far from streets there is none).
     const look = $('callout-lookaround');
     look.hidden = true;
-    const params = new URLSearchParams({ coordinate: `${c.latitude.toFixed(6)},${c.longitude.toFixed(6)}`, size: '270x150' });
-    if (window.devicePixelRatio > 1.5) params.set('scale', '2');
+    look.removeAttribute('src');
+    showLookAround(marker, look).catch(() => { look.hidden = true; });
+    $('callout').hidden = false;
+    placeMarkers();
+  }
+  async function showLookAround(marker, look) {
+    const c = marker.place.coordinate;
+    const params = new URLSearchParams({ coordinate: `${c.latitude.toFixed(6)},${c.longitude.toFixed(6)}`, place: 'true' });
     if (auth.key) params.set('key', auth.key);
+    const response = await fetch(`/api/v1/lookaround/scene?${params}`, { headers: { Accept: 'application/json' } });
+    if (!response.ok) return;
+    const { scene } = await response.json();
+    if (!scene || calloutMarker !== marker) return;
+    params.set('heading', String(Math.round(((scene.heading % 360) + 360) % 360)));
+    params.set('size', '270x150');
+    if (window.devicePixelRatio > 1.5) params.set('scale', '2');
     look.onload = () => { if (calloutMarker === marker) { look.hidden = false; placeMarkers(); } };
     look.onerror = () => { look.hidden = true; };
     look.src = `/api/v1/lookaround?${params}`;
-    $('callout').hidden = false;
-    placeMarkers();
   }
   function closeCallout() {
     calloutMarker = null;

@@ -311,6 +311,15 @@ def steps(args, record, page, shot):
     #    map is the start (reverse geocoded, then "Directions from here").
     page.click_selector("#results li button")
     page.wait_idle()
+    # The place card's Look Around picture, drawn by the server from OpenStreetMap (a result in a
+    # city has a street in front of it).
+    try:
+        page.wait_for("(() => { const i = document.getElementById('callout-lookaround'); return !i.hidden && i.complete && i.naturalWidth > 0; })()",
+                      30, "the place card's Look Around picture")
+        record["lookAround"] = page.evaluate("(() => { const i = document.getElementById('callout-lookaround'); return { width: i.naturalWidth, height: i.naturalHeight, src: i.src }; })()")
+    except TimeoutError as error:
+        record["lookAround"] = {"error": str(error)}
+    shot("05b-place-card")
     page.click_selector("#callout [data-action='to']")
     page.evaluate(f"location.hash = {json.dumps(args.overview_hash)}")
     page.wait_idle()
