@@ -44,11 +44,13 @@ let package = Package(
         // The map bundle: its layout and manifest, how bundles are found, opening its parts (tile
         // archive, place index, road graphs) and writing one (write aside, then rename).
         .target(name: "MapBundle", dependencies: ["MapFormats", "MapSearch", "MapRouting", "StreetScene"]),
-        // OSM → map bundle: geometry assembly (multipolygons), tag schema, tile building, and the
-        // places and roads handed to MapSearch's and MapRouting's writers.
-        .target(name: "MapImport", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapRouting", "StreetScene", "MapBundle"]),
         // MapLibre style spec v8: the style document, its validation and the expression language.
         .target(name: "MapStyle", dependencies: ["MapGeometry"]),
+        // OSM → map bundle: geometry assembly (multipolygons), tag schema, tile building, and the
+        // places, roads and street scene handed to MapSearch's, MapRouting's and StreetScene's
+        // writers (MapStyle's CSS colour parser reads colour tags).
+        .target(name: "MapImport", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapRouting", "StreetScene", "MapBundle",
+                                                  "MapStyle"]),
         // Debian's drawing and text libraries (libcairo2-dev, libharfbuzz-dev with FreeType; the Makefile installs them).
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),

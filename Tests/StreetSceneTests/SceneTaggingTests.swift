@@ -101,7 +101,10 @@ final class SceneTaggingTests: XCTestCase {
         XCTAssertEqual(SceneColours.parse("#F0A"), SceneColour(red: 0xFF, green: 0, blue: 0xAA))
         XCTAssertEqual(SceneColours.parse("white;red"), SceneColour(red: 255, green: 255, blue: 255))
         for bad in ["", "#12", "#12345", "#ggg", "brick-ish", "blanc", "#1234567"] { XCTAssertNil(SceneColours.parse(bad), bad) }
-        XCTAssertEqual(SceneColours.names.count, 148)
+        XCTAssertEqual(SceneColours.parse("rebeccapurple"), SceneColour(red: 0x66, green: 0x33, blue: 0x99), "CSS Color 4's newest name")
+        XCTAssertEqual(SceneColours.parse("rgb(10, 20, 30)"), SceneColour(red: 10, green: 20, blue: 30))
+        XCTAssertEqual(SceneColours.parse("fa8072"), SceneColour(red: 0xFA, green: 0x80, blue: 0x72), "six digits without the #")
+        XCTAssertNil(SceneColours.parse("transparent"))
         let b = try building([("building", "yes"), ("building:colour", "beige"), ("roof:colour", "#800000"),
                               ("building:material", "stone"), ("roof:material", "roof_tiles"), ("name", "Villa"), ("addr:housenumber", "12")])
         XCTAssertEqual(b.wallColour, SceneColour(red: 0xF5, green: 0xF5, blue: 0xDC))
