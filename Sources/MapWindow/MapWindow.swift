@@ -304,8 +304,19 @@ public final class MapWindow {
         drawStatus()
         drawPanel()
         let composed = now
+        guard present() else { return }
+        lastFrameMilliseconds = (now - start) * 1000
+        // The whole frame, and its parts: the map view's render, the controls drawn over it,
+        // and the copy into the window.
+        report("frame", ["milliseconds": lastFrameMilliseconds!, "mapMilliseconds": (mapDone - start) * 1000,
+                         "controlsMilliseconds": (composed - mapDone) * 1000, "presentMilliseconds": (now - composed) * 1000,
+                         "scale": Double(scale)])
+    }
+
+    /// Copies the frame into the window; false when the window's texture cannot be made.
+    private func present() -> Bool {
         if canvas.pixelWidth != texturePixels.width || canvas.pixelHeight != texturePixels.height {
-            do { try makeTexture() } catch { status = "\(error)"; return }
+            do { try makeTexture() } catch { status = "\(error)"; return false }
         }
         canvas.withPremultipliedARGB { pixels, stride in
             _ = SDL_UpdateTexture(texture, nil, pixels.baseAddress, Int32(stride))
@@ -313,12 +324,7 @@ public final class MapWindow {
         SDL_RenderClear(renderer)
         SDL_RenderCopy(renderer, texture, nil, nil)
         SDL_RenderPresent(renderer)
-        lastFrameMilliseconds = (now - start) * 1000
-        // The whole frame, and its parts: the map view's render, the controls drawn over it,
-        // and the copy into the window.
-        report("frame", ["milliseconds": lastFrameMilliseconds!, "mapMilliseconds": (mapDone - start) * 1000,
-                         "controlsMilliseconds": (composed - mapDone) * 1000, "presentMilliseconds": (now - composed) * 1000,
-                         "scale": Double(scale)])
+        return true
     }
 
     // MARK: - Look Around
@@ -385,15 +391,7 @@ public final class MapWindow {
             status = "Look Around · \(street)drag to turn, click to walk, L or Esc for the map"
         }
         drawStatus()
-        if canvas.pixelWidth != texturePixels.width || canvas.pixelHeight != texturePixels.height {
-            do { try makeTexture() } catch { status = "\(error)"; return }
-        }
-        canvas.withPremultipliedARGB { pixels, stride in
-            _ = SDL_UpdateTexture(texture, nil, pixels.baseAddress, Int32(stride))
-        }
-        SDL_RenderClear(renderer)
-        SDL_RenderCopy(renderer, texture, nil, nil)
-        SDL_RenderPresent(renderer)
+        guard present() else { return }
         lastFrameMilliseconds = (now - start) * 1000
         report("frame", ["milliseconds": lastFrameMilliseconds!, "scale": scale])
     }
