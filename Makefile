@@ -45,11 +45,18 @@ endef
 # which Scripts/sample-addresses.py reads an extract's addresses with for the geocoding tests (and
 # the benchmarks' make-large-extract.py makes their large inputs with).
 PIP_TEST     := pmtiles osmium
+# MapLibre GL JS for the web map: not in Debian; PyPI's `maplibre` package carries it
+# (maplibre/srcjs/maplibre-gl.js and .css; its 0.3.6 carries MapLibre GL JS 5.3.0, BSD-3-Clause).
+# Installed into .build/web, where `openmapkit serve` finds it (or $OPENMAPKIT_WEB_LIBRARIES);
+# never committed, never fetched at run time.
+WEB_LIBRARIES := .build/web
+PIP_MAPLIBRE  := maplibre==0.3.6
 
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "The Swift toolchain (6.0 or later) is required: https://www.swift.org/install/linux/"; exit 1; }
 	$(call apt_install,$(APT_BUILD))
 	@python3 -c "import pmtiles, osmium" 2>/dev/null || python3 -m pip install --quiet $(PIP_TEST)
+	@[ -f $(WEB_LIBRARIES)/maplibre/srcjs/maplibre-gl.js ] || python3 -m pip install --quiet --no-deps --target $(WEB_LIBRARIES) $(PIP_MAPLIBRE)
 
 bench-deps: deps
 	$(call apt_install,$(APT_BENCH))

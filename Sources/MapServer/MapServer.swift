@@ -41,6 +41,9 @@ public struct ServerConfiguration: Sendable {
     /// front of the router (``CachedTileHandler``): the same answers at about three times the
     /// rate. Off sends every request through the router; tests compare the two.
     public var answersCachedTilesBeforeRouter = true
+    /// The folder holding the web map's browser libraries (`maplibre/srcjs/`); nil looks in
+    /// `$OPENMAPKIT_WEB_LIBRARIES` and `.build/web` beside the executable (see `WebLibraries`).
+    public var webLibraries: URL?
 
     public init() {}
 }
@@ -88,6 +91,7 @@ public final class MapServer: Sendable {
         LookAroundRoutes(server: self).register(on: router)
         MapsAPIRoutes(server: self).register(on: router)
         WebMapRoutes(server: self).register(on: router)
+        WebLibraries(configured: configuration.webLibraries).register(on: router)
         return router
     }
 
