@@ -34,13 +34,13 @@ let package = Package(
         .target(name: "MapFormats", dependencies: ["MapGeometry", "CZlib", "CLZ4", "CZstd", "CLibDeflate",
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
         // The place index file (SQLite via GRDB: FTS5 + R*Tree), its writer and every query over it.
-        .target(name: "MapSearch", dependencies: ["MapGeometry", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "MapSearch", dependencies: ["MapGeometry", "MapFormats", .product(name: "GRDB", package: "GRDB.swift")]),
         // The road graph file (memory-mapped, contracted), travel profiles' numbers and route queries.
         .target(name: "MapRouting", dependencies: ["MapGeometry"]),
         // Street scenes: what OpenStreetMap says stands along a street in 3D (buildings with
         // heights, roofs and colours; roads with widths; trees, lamps, shop signs), the scene file
         // that holds it in a bundle (SQLite via GRDB, R*Tree by area), its writer and reader.
-        .target(name: "StreetScene", dependencies: ["MapGeometry", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "StreetScene", dependencies: ["MapGeometry", "MapFormats", .product(name: "GRDB", package: "GRDB.swift")]),
         // The map bundle: its layout and manifest, how bundles are found, opening its parts (tile
         // archive, place index, road graphs) and writing one (write aside, then rename).
         .target(name: "MapBundle", dependencies: ["MapFormats", "MapSearch", "MapRouting", "StreetScene"]),

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MapFormats
 import MapGeometry
 
 /// Reads a place index (`places.sqlite`): text search, completion, reverse geocoding, lookup by
@@ -23,16 +24,8 @@ public final class PlaceIndex: Sendable {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw .missing("\(url.path): no such file; the bundle has no place index (made before search existed?), re-import it with `openmapkit import`")
         }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.maximumReaderCount = max(2, ProcessInfo.processInfo.activeProcessorCount)
-        configuration.prepareDatabase { db in
-            // Read through a memory map rather than copying every page read into each connection's
-            // small page cache: a query touches a few hundred scattered rows of a large index.
-            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
-        }
         do {
-            reader = try DatabasePool(path: url.path, configuration: configuration)
+            reader = try DatabasePool.readOnly(at: url, mapBytes: 1 << 30)
             let version = try reader.read { db in
                 try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'schema'")
             }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MapFormats
 import MapGeometry
 
 /// The place index schema (version 2; version 1 stored records as JSON).
@@ -44,9 +45,7 @@ enum PlaceSchema {
 /// full-text index from the completed records, so a place is findable by its town's name.
 public final class PlaceIndexWriter {
     public let url: URL
-    private let queue: DatabaseQueue
-    private var pending = 0
-    private var inTransaction = false
+    private let writer: BulkSQLiteWriter
     private var finished = false
     /// Records added (duplicates by id are skipped).
     public private(set) var count = 0
@@ -56,18 +55,8 @@ public final class PlaceIndexWriter {
     /// Creates the file, replacing any file at `url`.
     public init(url: URL) throws(PlaceIndexError) {
         self.url = url
-        try? FileManager.default.removeItem(at: url)
         do {
-            var configuration = Configuration()
-            // Records arrive one call at a time; a transaction stays open across calls so
-            // thousands of inserts share one commit.
-            configuration.allowsUnsafeTransactions = true
-            configuration.prepareDatabase { db in
-                // Written once into a staging folder: no journal, and a page cache big enough for the R*Tree.
-                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
-            }
-            queue = try DatabaseQueue(path: url.path, configuration: configuration)
-            try queue.inDatabase { db in
+            writer = try BulkSQLiteWriter(url: url, cacheKilobytes: 65536) { db in
                 try db.execute(sql: PlaceSchema.create)
                 try db.cachedStatement(sql: "INSERT INTO meta VALUES ('schema', ?)").execute(arguments: [PlaceSchema.version])
             }
@@ -110,7 +99,7 @@ public final class PlaceIndexWriter {
         }
         do {
             let encoded = PlaceRecordCodec.encode(record)
-            try write { db in
+            try writer.insert { db in
                 try db.cachedStatement(sql: """
                     INSERT OR IGNORE INTO places (id, kind, category, osm_class, importance, lat, lon, names, key, record)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -142,7 +131,7 @@ public final class PlaceIndexWriter {
         guard !finished else { throw .invalidQuery("writer already finished") }
         guard let box = area.geometry.box, area.geometry.shape == .rings else { return }
         do {
-            try write { db in
+            try writer.insert { db in
                 try db.cachedStatement(sql: "INSERT INTO areas (id, field, name, country_code, time_zone, fallback, box_area, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").execute(arguments: [area.id, area.field.rawValue, area.name, area.countryCode, area.timeZone, area.isFallback,
                                            (box.east - box.west) * (box.north - box.south), area.geometry.encoded])
                 try db.cachedStatement(sql: "INSERT INTO area_rtree VALUES (?, ?, ?, ?, ?)").execute(arguments: [db.lastInsertedRowID, box.west, box.east, box.south, box.north])
@@ -152,30 +141,13 @@ public final class PlaceIndexWriter {
         }
     }
 
-    private func write(_ body: (Database) throws -> Void) throws {
-        try queue.inDatabase { db in
-            if !inTransaction {
-                try db.execute(sql: "BEGIN")
-                inTransaction = true
-            }
-            try body(db)
-            pending += 1
-            if pending >= 5_000 {
-                try db.execute(sql: "COMMIT")
-                inTransaction = false
-                pending = 0
-            }
-        }
-    }
-
     /// Fills addresses from areas, builds the full-text index and the typo vocabulary, analyses
     /// the tables and closes the file.
     public func finish() throws(PlaceIndexError) {
         guard !finished else { return }
         finished = true
         do {
-            try queue.inDatabase { db in
-                if inTransaction { try db.execute(sql: "COMMIT"); inTransaction = false }
+            try writer.finish { db in
                 // Areas no country boundary holds (an extract cut inside its country) take the
                 // country their places' `addr:country` tags give.
                 for row in try Row.fetchAll(db, sql: """
@@ -254,7 +226,6 @@ public final class PlaceIndexWriter {
                     ANALYZE;
                     """)
             }
-            try queue.close()
         } catch let error as PlaceIndexError {
             throw error
         } catch {

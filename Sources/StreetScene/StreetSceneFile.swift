@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MapFormats
 import MapGeometry
 
 /// Why a scene file cannot be opened, read or written.
@@ -42,15 +43,8 @@ public final class StreetSceneFile: Sendable {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw .missing("\(url.path): no such file; the bundle has no street scene (made before scenes existed?), re-import it with `openmapkit import`")
         }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.maximumReaderCount = max(2, ProcessInfo.processInfo.activeProcessorCount)
-        configuration.prepareDatabase { db in
-            // A query reads a few thousand scattered rows: through a memory map, not copied per connection.
-            try db.execute(sql: "PRAGMA mmap_size = 268435456")
-        }
         do {
-            reader = try DatabasePool(path: url.path, configuration: configuration)
+            reader = try DatabasePool.readOnly(at: url, mapBytes: 256 << 20)
             let (version, complete) = try reader.read { db in
                 guard try db.tableExists("meta") else { return (String?.none, String?.none) }
                 return (try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'version'"),

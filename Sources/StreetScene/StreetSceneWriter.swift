@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MapFormats
 import MapGeometry
 
 /// The scene file's schema (version ``version``).
@@ -26,9 +27,7 @@ enum SceneSchema {
 public final class StreetSceneWriter {
     /// Where the file is written.
     public let url: URL
-    private let queue: DatabaseQueue
-    private var pending = 0
-    private var inTransaction = false
+    private let writer: BulkSQLiteWriter
     private var finished = false
     /// Objects written so far, by type.
     public private(set) var buildingCount = 0, roadCount = 0, areaCount = 0, pointCount = 0
@@ -36,16 +35,8 @@ public final class StreetSceneWriter {
     /// Creates the file, replacing any file at `url`.
     public init(url: URL) throws(StreetSceneError) {
         self.url = url
-        try? FileManager.default.removeItem(at: url)
         do {
-            var configuration = Configuration()
-            configuration.allowsUnsafeTransactions = true
-            configuration.prepareDatabase { db in
-                // Written once into a staging folder: no journal, and a page cache big enough for the R*Tree.
-                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -32768")
-            }
-            queue = try DatabaseQueue(path: url.path, configuration: configuration)
-            try queue.inDatabase { db in
+            writer = try BulkSQLiteWriter(url: url, cacheKilobytes: 32768) { db in
                 try db.execute(sql: SceneSchema.create)
                 try db.execute(sql: "INSERT INTO meta VALUES ('version', ?)", arguments: [SceneSchema.version])
             }
@@ -105,8 +96,7 @@ public final class StreetSceneWriter {
         guard !finished else { return }
         finished = true
         do {
-            try queue.inDatabase { db in
-                if inTransaction { try db.execute(sql: "COMMIT"); inTransaction = false }
+            try writer.finish { db in
                 try db.execute(sql: "BEGIN")
                 var marked = Set<Int64>()
                 let candidates = try db.makeStatement(sql: """
@@ -133,7 +123,6 @@ public final class StreetSceneWriter {
                 }
                 try db.execute(sql: "INSERT INTO meta VALUES ('complete', '1')")
             }
-            try queue.close()
         } catch {
             throw .cannotWrite("cannot finish \(url.path): \(error)")
         }
@@ -170,22 +159,12 @@ public final class StreetSceneWriter {
     private func insert(_ type: SceneObjectType, _ blob: [UInt8], _ box: (Double, Double, Double, Double)) throws(StreetSceneError) {
         guard !finished else { throw .cannotWrite("\(url.lastPathComponent): writer already finished") }
         do {
-            try queue.inDatabase { db in
-                if !inTransaction {
-                    try db.execute(sql: "BEGIN")
-                    inTransaction = true
-                }
+            try writer.insert { db in
                 try db.cachedStatement(sql: "INSERT INTO objects (type, data) VALUES (?, ?)")
                     .execute(arguments: [type.rawValue, Data(blob)])
                 let id = db.lastInsertedRowID
                 try db.cachedStatement(sql: "INSERT INTO object_rtree VALUES (?, ?, ?, ?, ?)")
                     .execute(arguments: [id, box.0, box.2, box.1, box.3])
-                pending += 1
-                if pending >= 5_000 {
-                    try db.execute(sql: "COMMIT")
-                    inTransaction = false
-                    pending = 0
-                }
             }
         } catch {
             throw .cannotWrite("cannot add to \(url.path): \(error)")
