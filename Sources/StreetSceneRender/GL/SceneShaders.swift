@@ -135,13 +135,9 @@ enum SceneShaders {
     /// Each material gets its own program: one shader branching on the material paid for windows
     /// and reflections on every surface (measured: plain walls cost as much as facades), as
     /// llvmpipe evaluates branches for whole groups of pixels.
-    static func sceneFragment(material: Int) -> String { """
-        #version 300 es
-        precision highp float;
-        precision highp int;
-        const int MATERIAL = \(material);
-        \(skyFunction)
-        \(lightFunction)
+    /// What both scene fragment shaders (materials and labels) read from `sceneVertex`, and their fog
+    /// uniform and output: one list, so that the two cannot drift from the vertex shader apart.
+    static let sceneFragmentInputs = """
         uniform vec2 uFog;          // start, end in metres
         in vec3 vRelative;
         in vec3 vNormal;
@@ -151,6 +147,16 @@ enum SceneShaders {
         in vec3 vFog;
         in vec4 vReflection;
         out vec4 fragColor;
+        """
+
+    static func sceneFragment(material: Int) -> String { """
+        #version 300 es
+        precision highp float;
+        precision highp int;
+        const int MATERIAL = \(material);
+        \(skyFunction)
+        \(lightFunction)
+        \(sceneFragmentInputs)
 
         // A 32-bit integer hash (PCG's output permutation): the same windows lit on every frame.
         uint hash(uint x) {
@@ -241,16 +247,8 @@ enum SceneShaders {
         precision highp float;
         precision highp int;
         \(skyFunction)
-        uniform vec2 uFog;          // start, end in metres
         uniform sampler2D uAtlas;   // premultiplied RGBA
-        in vec3 vRelative;
-        in vec3 vNormal;
-        in vec4 vColor;
-        in vec2 vTexCoord;
-        in vec3 vLit;
-        in vec3 vFog;
-        in vec4 vReflection;
-        out vec4 fragColor;
+        \(sceneFragmentInputs)
         void main() {
             // Unlit: the atlas's glyphs tinted by the vertex colour; premultiplied output for
             // ONE, ONE_MINUS_SRC_ALPHA blending.
