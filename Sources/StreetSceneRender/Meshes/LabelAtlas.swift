@@ -7,10 +7,6 @@ import MapRender
 
 /// Texts drawn into one RGBA image, each with its place in it.
 struct LabelAtlas {
-    /// How a text is drawn: white glyphs to be tinted, or white with a dark outline (street names
-    /// painted on the road, readable on any surface).
-    enum Style: Hashable { case plain, outlined }
-
     struct Entry {
         /// Texture coordinates of the text's box (0…1, v down the image).
         var u0: Double, v0: Double, u1: Double, v1: Double
@@ -25,18 +21,18 @@ struct LabelAtlas {
 
     private(set) var entries: [Entry] = []
     private var keys: [String: Int] = [:]
-    private var pending: [(runs: [ShapedRun], style: Style, x: Double, y: Double, w: Double)] = []
+    private var pending: [(runs: [ShapedRun], x: Double, y: Double)] = []
     private var shelfX = 0.0, shelfY = 0.0
     private let fonts: FontCatalog
     private let rowHeight = (fontSize * 1.5).rounded(.up)
 
     init(fonts: FontCatalog) { self.fonts = fonts }
 
-    /// The entry for `text` in `style`, adding it when new; nil for empty text or a full atlas.
-    mutating func entry(_ text: String, style: Style, bold: Bool = false) -> Entry? {
+    /// The entry for `text`, white glyphs to be tinted, adding it when new; nil for empty text or a full atlas.
+    mutating func entry(_ text: String, bold: Bool = false) -> Entry? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return nil }
-        let key = "\(style)|\(bold)|\(trimmed)"
+        let key = "\(bold)|\(trimmed)"
         if let index = keys[key] { return entries[index] }
         let stack = [bold ? "Noto Sans Bold" : "Noto Sans Regular"]
         guard let runs = try? fonts.shapeLine(String(trimmed.prefix(60)), stack: stack, size: Self.fontSize), !runs.isEmpty else { return nil }
@@ -46,7 +42,7 @@ struct LabelAtlas {
         guard shelfY + rowHeight <= Double(Self.maximumHeight) else { return nil }
         let x = shelfX, y = shelfY
         shelfX += w.rounded(.up) + 2
-        pending.append((runs, style, x, y, w))
+        pending.append((runs, x, y))
         // v is filled in once the atlas's height is known.
         let entry = Entry(u0: x / Double(Self.width), v0: y, u1: (x + w) / Double(Self.width), v1: y + rowHeight, aspect: w / rowHeight)
         keys[key] = entries.count
@@ -72,13 +68,6 @@ struct LabelAtlas {
         let baseline = Self.fontSize * 1.1
         for item in pending {
             let x = item.x + 6, y = item.y + baseline
-            if item.style == .outlined {
-                var pen = x
-                for run in item.runs {
-                    canvas.drawHalo(run, x: pen, y: y, width: 5, color: RenderColor(red: 0.1, green: 0.1, blue: 0.12, alpha: 0.85))
-                    pen += run.advance
-                }
-            }
             var pen = x
             for run in item.runs {
                 canvas.draw(run, x: pen, y: y, color: .white)

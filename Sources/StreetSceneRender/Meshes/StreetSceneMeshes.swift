@@ -269,7 +269,7 @@ private struct Builder {
     /// A business's name on a board above the ground floor, on its facade that faces the street.
     mutating func sign(_ name: String, for point: ScenePoint, at p: ScenePoint2) {
         let found = nearestWall(to: p, within: point.isFromBuilding ? 60 : 25, preferringStreet: true)
-        guard let found, let entry = atlas.entry(name, style: .plain, bold: true) else { return }
+        guard let found, let entry = atlas.entry(name, bold: true) else { return }
         let length = (found.wall.b - found.wall.a).length
         let bottom = min(3.1, max(found.wall.top - 0.9, 2.2))
         let boardCentre = found.point + found.outward * 0.06
@@ -283,7 +283,7 @@ private struct Builder {
     /// A house number on a small plate beside the door, on the side facing the street.
     mutating func houseNumber(_ number: String, for point: ScenePoint, at p: ScenePoint2) {
         guard number.count <= 12, let found = nearestWall(to: p, within: point.isFromBuilding ? 60 : 8, preferringStreet: true),
-              let entry = atlas.entry(number, style: .plain, bold: true) else { return }
+              let entry = atlas.entry(number, bold: true) else { return }
         let centre = found.point + (found.outward * -1).right * 1.2 + found.outward * 0.04
         let width = upright(entry, centre: centre + found.outward * 0.025, outward: found.outward, bottom: 2.25, height: 0.3, maximumWidth: 1.2,
                             tint: SceneColour(red: 30, green: 40, blue: 60))
@@ -293,7 +293,7 @@ private struct Builder {
 
     /// A plate on a pole (bus stops), double-sided.
     mutating func plate(_ text: String, at p: ScenePoint2, facing: ScenePoint2, bottom: Double, height: Double) {
-        guard let entry = atlas.entry(text, style: .plain, bold: true) else { return }
+        guard let entry = atlas.entry(text, bold: true) else { return }
         for side in [facing, facing * -1] {
             let width = upright(entry, centre: p + side * 0.03, outward: side, bottom: bottom, height: height * 0.7, maximumWidth: 1.6,
                                 tint: SceneColour(red: 255, green: 255, blue: 255))
