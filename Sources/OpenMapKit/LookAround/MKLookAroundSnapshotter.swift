@@ -141,7 +141,9 @@ public final class MKLookAroundSnapshotter: NSObject, @unchecked Sendable {
 /// The process's street-scene renderers: one Mesa rasteriser, one renderer per bundle.
 enum LookAroundRendering {
     nonisolated(unsafe) private static var rasterizer: SceneRasterizer?
-    nonisolated(unsafe) private static var renderers: [URL: StreetSceneRenderer] = [:]
+    /// By bundle, with the scene file it was made over: a re-imported bundle opens a new file
+    /// (MapBundle's cache reopens it by stamp), and its renderer is made anew with it.
+    nonisolated(unsafe) private static var renderers: [URL: (file: StreetSceneFile, renderer: StreetSceneRenderer)] = [:]
     private static let lock = NSLock()
 
     /// The renderer of the first bundle with a street scene whose bounds hold `coordinate`.
@@ -155,7 +157,7 @@ enum LookAroundRendering {
                 continue
             }
             return try lock.withLock {
-                if let renderer = renderers[bundle.url] { return renderer }
+                if let kept = renderers[bundle.url], kept.file === file { return kept.renderer }
                 let shared: SceneRasterizer
                 if let existing = rasterizer { shared = existing } else {
                     do { shared = try SceneRasterizer() } catch {
@@ -164,7 +166,7 @@ enum LookAroundRendering {
                     rasterizer = shared
                 }
                 let renderer = StreetSceneRenderer(file: file, rasterizer: shared)
-                renderers[bundle.url] = renderer
+                renderers[bundle.url] = (file, renderer)
                 return renderer
             }
         }
