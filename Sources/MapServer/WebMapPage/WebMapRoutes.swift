@@ -3,7 +3,8 @@ import Hummingbird
 import MapRender
 import NIOCore
 
-/// The web map: `/` (the page), `/webmap/{file}` (its scripts, styles and images) and
+/// The web map: `/` (the page, also at the Maps URL paths `/search`, `/place`, `/directions`,
+/// `/frame` and `/look-around`), `/webmap/{file}` (its scripts, styles and images) and
 /// `/webmap/config.json` (where the served regions are, so the page opens on the data, and
 /// whether it needs an API key).
 ///
@@ -13,12 +14,21 @@ import NIOCore
 struct WebMapRoutes {
     let server: MapServer
 
+    /// The Maps URL actions the page follows (mapsurl.js reads their parameters).
+    static let mapsURLActions = ["/frame", "/search", "/place", "/directions", "/look-around"]
+
     func register(on router: Router<ServerContext>) {
         router.get("/") { request, _ -> Response in
             try WebMapAssets.shared.response(for: "index.html", request: request)
         }
         router.get("/index.html") { request, _ -> Response in
             try WebMapAssets.shared.response(for: "index.html", request: request)
+        }
+        // Apple's unified Maps URLs on this host open the page, which reads what they ask for.
+        for action in Self.mapsURLActions {
+            router.get(RouterPath(action)) { request, _ -> Response in
+                try WebMapAssets.shared.response(for: "index.html", request: request)
+            }
         }
         router.get("/webmap/:file") { request, context -> Response in
             let name = context.parameters.get("file") ?? ""
@@ -121,7 +131,9 @@ final class WebMapAssets: Sendable {
         }
         if name == "index.html" {
             // The page runs only our own files; saying so stops injected markup from loading others.
-            headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+            // MapLibre GL JS starts its tile workers from a blob: URL it makes from its own code.
+            headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
+                + "worker-src 'self' blob:; child-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'"
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: asset.body)))
     }
