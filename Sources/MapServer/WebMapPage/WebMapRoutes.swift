@@ -60,14 +60,13 @@ struct WebMapRoutes {
             let minZoom: Int
             let maxZoom: Int
             let styles: [String]
-            let backgrounds: [String: String]
             let generation: Int
             /// Whether the API and the raster tiles need a key: the page then asks for one.
             let requiresKey: Bool
         }
         let config = Config(regions: snapshot.regions.map(\.name), bounds: [west, south, east, north],
                             minZoom: minimumZoom, maxZoom: maximumZoom,
-                            styles: WebMapAssets.styles, backgrounds: WebMapAssets.backgrounds, generation: snapshot.generation,
+                            styles: WebMapAssets.styles, generation: snapshot.generation,
                             requiresKey: !server.configuration.apiKeys.isEmpty)
         let body = try JSONEncoder().encode(config)
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
@@ -85,21 +84,6 @@ final class WebMapAssets: Sendable {
 
     /// The styles the page offers: the default styles that need no imagery of their own.
     static let styles = [DefaultStyle.standard, .dark, .muted].map(\.rawValue)
-
-    /// Each style's background colour: the page paints it where no tile is requested (away from
-    /// the data), so the empty sea of a small region matches its tiles' edges.
-    static let backgrounds: [String: String] = {
-        var colors: [String: String] = [:]
-        for name in styles {
-            guard let style = DefaultStyle(rawValue: name),
-                  let document = try? JSONSerialization.jsonObject(with: Data(style.json.utf8)) as? [String: Any],
-                  let layers = document["layers"] as? [[String: Any]],
-                  let background = layers.first(where: { $0["type"] as? String == "background" }),
-                  let color = (background["paint"] as? [String: Any])?["background-color"] as? String else { continue }
-            colors[name] = color
-        }
-        return colors
-    }()
 
     static let shared = WebMapAssets()
 

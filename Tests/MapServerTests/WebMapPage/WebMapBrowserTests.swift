@@ -74,9 +74,6 @@ final class WebMapBrowserTests: XCTestCase {
             XCTAssertTrue(bounds[0] < 7.4247 && 7.4247 < bounds[2] && bounds[1] < 43.7356 && 43.7356 < bounds[3], "\(bounds)")
             XCTAssertFalse(bounds[0] < 7.26 && 7.26 < bounds[2], "\(bounds)")
             XCTAssertEqual(config["styles"] as? [String], ["standard", "dark", "muted"])
-            let backgrounds = try XCTUnwrap(config["backgrounds"] as? [String: String])
-            XCTAssertEqual(Set(backgrounds.keys), ["standard", "dark", "muted"])
-            XCTAssertNotEqual(backgrounds["standard"], backgrounds["dark"])
             XCTAssertEqual(config["regions"] as? [String], server.regions.snapshot.regions.map(\.name))
         }
     }
@@ -266,12 +263,15 @@ final class WebMapBrowserTests: XCTestCase {
         XCTAssertFalse(urls.contains { $0.contains(key) }, "the key travelled in a URL")
     }
 
-    /// Apple's unified Maps URLs on this server open the page on what they name: a search, walking
-    /// directions between a coordinate and a place's name, a place card at a coordinate.
+    /// The map follows the system's appearance; Apple's unified Maps URLs on this server open the
+    /// page on what they name: a search, walking directions between a coordinate and a place's
+    /// name, a place card at a coordinate.
     func testMapsURLsOpenThePageOnWhatTheyName() async throws {
         guard let (report, _) = try await BrowserDriver.drive("drive_webmap.py", TestServer.make { $0.port = 0 }, screenshots: "openmapkit-webmap-link-screenshots",
                                                              arguments: ["--search", "Casino", "--mode", "links"]) else { return }
         XCTAssertEqual(report["problems"] as? [String], [], "console errors, exceptions or failed loads in the page")
+        // With no style chosen, the map follows the system's appearance, also when it changes.
+        XCTAssertEqual(report["appearance"] as? [String: String], ["dark": "dark", "light": "standard"])
         let results = (report["search"] as? [String: Any])?["results"] as? [String] ?? []
         XCTAssertTrue(results.contains { $0.localizedCaseInsensitiveContains("casino") }, "\(results)")
         let directions = report["directions"] as? [String: Any] ?? [:]

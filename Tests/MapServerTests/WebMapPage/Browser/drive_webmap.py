@@ -224,6 +224,15 @@ def run_links(args, record):
 
 def link_steps(args, record, page, shot):
     base = args.url.rstrip("/")
+    # A system in dark appearance gets the dark map; when it turns light, so does the map.
+    dark = lambda on: page.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark" if on else "light"}]})
+    dark(True)
+    page.call("Page.navigate", {"url": args.url})
+    page.wait_for("window.openMapKit !== undefined && openMapKit.tiles.loaded > 0", 25, "the map in dark appearance")
+    record["appearance"] = {"dark": page.evaluate("openMapKit.tiles.style")}
+    dark(False)
+    page.wait_for("openMapKit.tiles.style === 'standard'", 10, "the map to follow the light appearance")
+    record["appearance"]["light"] = page.evaluate("openMapKit.tiles.style")
     page.call("Page.navigate", {"url": f"{base}/search?query={args.search}&center=43.7384,7.4246"})
     page.wait_for("window.openMapKit !== undefined && document.querySelectorAll('#results li').length > 0", 25, "results from /search")
     record["search"] = {"results": page.evaluate("[...document.querySelectorAll('#results .line1')].map(e => e.textContent)")}
