@@ -48,9 +48,10 @@ let package = Package(
         .target(name: "MapStyle", dependencies: ["MapGeometry"]),
         // OSM → map bundle: geometry assembly (multipolygons), tag schema, tile building, and the
         // places, roads and street scene handed to MapSearch's, MapRouting's and StreetScene's
-        // writers (MapStyle's CSS colour parser reads colour tags).
+        // writers (MapStyle's CSS colour parser reads colour tags), and the OSM elements kept for
+        // updates (an SQLite file via GRDB).
         .target(name: "MapImport", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapRouting", "StreetScene", "MapBundle",
-                                                  "MapStyle"]),
+                                                  "MapStyle", .product(name: "GRDB", package: "GRDB.swift")]),
         // Debian's drawing and text libraries (libcairo2-dev, libharfbuzz-dev with FreeType; the Makefile installs them).
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
@@ -118,7 +119,8 @@ let package = Package(
         .testTarget(name: "MapFormatsTests", dependencies: ["MapGeometry", "CLZ4", "CZstd", "MapFormats", "TestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapBundleTests", dependencies: ["MapBundle", "MapFormats"]),
-        .testTarget(name: "MapImportTests", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapBundle", "MapImport", "TestSupport"]),
+        .testTarget(name: "MapImportTests", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapBundle", "MapImport", "TestSupport",
+                                                          .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapSearchTests", dependencies: ["MapGeometry", "MapSearch", "MapBundle", "MapImport", "TestSupport"],
                     exclude: ["Relevance"]),
         .testTarget(name: "MapRoutingTests", dependencies: ["MapGeometry", "MapFormats", "MapRouting", "MapBundle", "MapImport", "OpenMapKit",
