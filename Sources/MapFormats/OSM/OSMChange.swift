@@ -145,8 +145,11 @@ public struct OSMChange: Sendable {
     ///   attribute (no `id`; a created or modified node without `lat`/`lon`; `lat="95"`; `version="x"`;
     ///   a timestamp that is not ISO 8601).
     public static func parse(_ data: Data) throws(OSMXMLError) -> OSMChange {
-        let bytes = [UInt8](data)
-        return try bytes.withUnsafeBufferPointer { (buffer) throws(OSMXMLError) -> OSMChange in
+        try parse(bytes: [UInt8](data))
+    }
+
+    static func parse(bytes: [UInt8]) throws(OSMXMLError) -> OSMChange {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(OSMXMLError) -> OSMChange in
             var scanner = OSMXMLScanner(buffer)
             return try scanner.readChangeDocument()
         }
@@ -162,7 +165,8 @@ public struct OSMChange: Sendable {
     /// - Throws: ``OSMXMLError``: ``OSMXMLError/Kind/corruptCompression`` for corrupt or truncated
     ///   compressed data, ``OSMXMLError/Kind/tooLarge`` past the limit, otherwise as ``parse(_:)``.
     public static func decode(_ data: Data, decompressedLimit: Int = defaultDecompressedLimit) throws(OSMXMLError) -> OSMChange {
-        try parse(try OSMChangeCompression.decompress(data, limit: decompressedLimit))
+        // Decompressed straight into the bytes the scanner reads: a large file is not copied again.
+        try parse(bytes: try OSMChangeCompression.decompressedBytes(data, limit: decompressedLimit))
     }
 
     /// Reads and decodes an `.osc`, `.osc.gz` or `.osc.bz2` file, whose compression is found from its
@@ -316,12 +320,16 @@ public enum OSMChangeCompression: Sendable, Hashable {
     /// - Throws: ``OSMXMLError`` with kind ``OSMXMLError/Kind/corruptCompression`` or
     ///   ``OSMXMLError/Kind/tooLarge``.
     public static func decompress(_ data: Data, limit: Int = OSMChange.defaultDecompressedLimit) throws(OSMXMLError) -> Data {
+        OSMChangeCompression(detecting: data) == .none ? data : Data(try decompressedBytes(data, limit: limit))
+    }
+
+    static func decompressedBytes(_ data: Data, limit: Int) throws(OSMXMLError) -> [UInt8] {
         let compression = OSMChangeCompression(detecting: data)
         do {
             switch compression {
-            case .none: return data
-            case .gzip: return Data(try Compression.gunzipFile(data, limit: max(limit, 0)))
-            case .bzip2: return Data(try Compression.bunzip2File(data, limit: max(limit, 0)))
+            case .none: return [UInt8](data)
+            case .gzip: return try Compression.gunzipFile(data, limit: max(limit, 0))
+            case .bzip2: return try Compression.bunzip2File(data, limit: max(limit, 0))
             }
         } catch {
             throw OSMXMLError(kind: error.exceedsLimit ? .tooLarge : .corruptCompression, line: 0, column: 0, byteOffset: 0,
