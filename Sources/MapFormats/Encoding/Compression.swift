@@ -233,7 +233,7 @@ extension Compression {
     }
 
     /// Decompresses a whole `.bz2` file, every stream of it (pbzip2 and lbzip2 write several), in pieces,
-    /// never beyond `limit` bytes of output; as ``gunzipFile(_:limit:)-(D,_)`` for gzip.
+    /// never beyond `limit` bytes of output, as `gunzipFile(_:limit:)` does for gzip.
     public static func bunzip2File<D: ContiguousBytes>(_ data: D, limit: Int) throws(CompressionError) -> [UInt8] {
         let result: Result<[UInt8], CompressionError> = data.withUnsafeBytes { raw in
             Result { () throws(CompressionError) -> [UInt8] in try bunzip2File(raw, limit: limit) }

@@ -2,9 +2,9 @@ import Foundation
 
 // OSM XML (https://wiki.openstreetmap.org/wiki/OSM_XML) into the entity model of OSMEntities.swift.
 //
-// A small hand-written scanner rather than FoundationXML's XMLParser: it is several times faster, needs no
-// delegate class, reports exact lines and byte offsets, and the format uses only a sliver of XML (elements
-// with attributes, no mixed content). It checks what matters for well-formedness here — tags nest and
+// A small hand-written scanner (OSMXMLScanner.swift, shared with the osmChange reader) rather than
+// FoundationXML's XMLParser: it is several times faster, needs no delegate class, reports exact lines and
+// byte offsets, and the format uses only a sliver of XML (elements with attributes, no mixed content). It checks what matters for well-formedness here — tags nest and
 // close, attributes are quoted and not repeated, entities are known — and skips the prolog, comments,
 // processing instructions, CDATA and DOCTYPE. Elements it does not know (`<note>`, `<meta>`, changeset
 // elements) are skipped with their children; attributes it does not use (version, timestamp, user …) are
