@@ -231,8 +231,8 @@ public final class OSMElementStoreWriter: @unchecked Sendable {
                     .execute(arguments: [relation.id, Data(OSMElementSchema.encode(members: relation.members)),
                                          OSMElementSchema.encode(tags: relation.tags).map { Data($0) }])
                 let reference = try db.cachedStatement(sql: "INSERT INTO staged_members (type, ref, relation) VALUES (?, ?, ?)")
-                for member in Set(relation.members.map { MemberReference(type: $0.type, ref: $0.ref) }) {
-                    try reference.execute(arguments: [Int(member.type.rawValue), member.ref, relation.id])
+                for member in Set(relation.members.map { OSMElementKey(type: $0.type, id: $0.ref) }) {
+                    try reference.execute(arguments: [Int(member.type.rawValue), member.id, relation.id])
                 }
             }
         }
@@ -382,7 +382,7 @@ public struct OSMElementWriter {
     }
 
     public func put(_ relation: OSMRelation) throws {
-        let key = { (m: OSMRelation.Member) in MemberReference(type: m.type, ref: m.ref) }
+        let key = { (m: OSMRelation.Member) in OSMElementKey(type: m.type, id: m.ref) }
         let old = try reader.relation(relation.id).map { Set($0.members.map(key)) } ?? []
         let new = Set(relation.members.map(key))
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO relations (id, members, tags) VALUES (?, ?, ?)")
@@ -390,11 +390,11 @@ public struct OSMElementWriter {
                                  OSMElementSchema.encode(tags: relation.tags).map { Data($0) }])
         for member in old.subtracting(new) {
             try db.cachedStatement(sql: "DELETE FROM members WHERE type = ? AND ref = ? AND relation = ?")
-                .execute(arguments: [Int(member.type.rawValue), member.ref, relation.id])
+                .execute(arguments: [Int(member.type.rawValue), member.id, relation.id])
         }
         for member in new.subtracting(old) {
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO members (type, ref, relation) VALUES (?, ?, ?)")
-                .execute(arguments: [Int(member.type.rawValue), member.ref, relation.id])
+                .execute(arguments: [Int(member.type.rawValue), member.id, relation.id])
         }
     }
 
@@ -411,9 +411,9 @@ public struct OSMElementWriter {
             }
             try db.cachedStatement(sql: "DELETE FROM ways WHERE id = ?").execute(arguments: [id])
         case .relation:
-            for member in Set(try reader.relation(id)?.members.map { MemberReference(type: $0.type, ref: $0.ref) } ?? []) {
+            for member in Set(try reader.relation(id)?.members.map { OSMElementKey(type: $0.type, id: $0.ref) } ?? []) {
                 try db.cachedStatement(sql: "DELETE FROM members WHERE type = ? AND ref = ? AND relation = ?")
-                    .execute(arguments: [Int(member.type.rawValue), member.ref, id])
+                    .execute(arguments: [Int(member.type.rawValue), member.id, id])
             }
             try db.cachedStatement(sql: "DELETE FROM relations WHERE id = ?").execute(arguments: [id])
         }
@@ -424,8 +424,3 @@ public struct OSMElementWriter {
     }
 }
 
-/// A member's type and id, the key of the backward references.
-struct MemberReference: Hashable {
-    let type: OSMEntityType
-    let ref: Int64
-}

@@ -58,10 +58,10 @@ final class OSMElementStoreTests: XCTestCase {
                 XCTAssertEqual(Set(try elements.ways(through: node)), expected, "node \(node)")
             }
             XCTAssertEqual(try elements.ways(through: -1), [])
-            var containing: [MemberReference: Set<Int64>] = [:]
-            for relation in relations { for m in relation.members { containing[MemberReference(type: m.type, ref: m.ref), default: []].insert(relation.id) } }
+            var containing: [OSMElementKey: Set<Int64>] = [:]
+            for relation in relations { for m in relation.members { containing[OSMElementKey(type: m.type, id: m.ref), default: []].insert(relation.id) } }
             for (member, expected) in containing {
-                XCTAssertEqual(Set(try elements.relations(containing: member.type, member.ref)), expected, "\(member)")
+                XCTAssertEqual(Set(try elements.relations(containing: member.type, member.id)), expected, "\(member)")
             }
         }
     }
