@@ -55,6 +55,12 @@ let package = Package(
         // updates (an SQLite file via GRDB).
         .target(name: "MapImport", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapRouting", "StreetScene", "MapBundle",
                                                   "MapStyle", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Keeping a bundle current from OpenStreetMap's change files: so far, replication feeds
+        // read over HTTP (AsyncHTTPClient, with NIO's types).
+        .target(name: "MapUpdate", dependencies: ["MapFormats",
+                                                  .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                  .product(name: "NIOCore", package: "swift-nio"),
+                                                  .product(name: "NIOHTTP1", package: "swift-nio")]),
         // Debian's drawing and text libraries (libcairo2-dev, libharfbuzz-dev with FreeType; the Makefile installs them).
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
@@ -122,6 +128,7 @@ let package = Package(
         .testTarget(name: "MapFormatsTests", dependencies: ["MapGeometry", "CLZ4", "CZstd", "MapFormats", "TestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapBundleTests", dependencies: ["MapBundle", "MapFormats"]),
+        .testTarget(name: "MapUpdateTests", dependencies: ["MapFormats", "MapUpdate", "TestSupport"]),
         .testTarget(name: "MapImportTests", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapBundle", "MapImport", "TestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapSearchTests", dependencies: ["MapGeometry", "MapSearch", "MapBundle", "MapImport", "TestSupport"],
