@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Drives a MapKit JS sample page (mapkitjs-sample.html) against OpenMapKit's /mapkit.js in headless
+Chromium, for MapKitJSBrowserTests.
+
+The page is served from another origin than the API, as a real site using a self-hosted MapKit JS
+would be: a Python http.server on 127.0.0.1 (a free port) serves it, while the OpenMapKit server
+is at --url (http://localhost:PORT/, a different host and port, so a different origin). The test
+runs the server with CORS allowing that. The one line changed from the page as written is its
+script URL, which points at the server under test.
+
+Input goes through Input.dispatch* (real clicks). Prints one JSON object: what the page reported
+(window.results), the screenshots' paths and every console error, exception and failed request.
+The Swift test judges it; this script only records.
+"""
+import argparse
+import functools
+import http.server
+import json
+import os
+import shutil
+import threading
+import time
+
+from devtools import session
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SAMPLE = "mapkitjs-sample.html"
+WRITTEN_SCRIPT_URL = "http://localhost:8080/mapkit.js"
+
+
+class SampleHandler(http.server.BaseHTTPRequestHandler):
+    """Serves the sample page (and nothing else) with its script URL pointing at the server."""
+
+    def __init__(self, *args, api_url, **kwargs):
+        self.api_url = api_url
+        super().__init__(*args, **kwargs)
+
+    def do_GET(self):
+        if self.path.split("?")[0] != "/" + SAMPLE:
+            self.send_error(404)
+            return
+        with open(os.path.join(HERE, SAMPLE), encoding="utf-8") as f:
+            page = f.read()
+        assert WRITTEN_SCRIPT_URL in page
+        body = page.replace(WRITTEN_SCRIPT_URL, self.api_url + "mapkit.js").encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def serve_sample(api_url):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(SampleHandler, api_url=api_url))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def wait_map_idle(page, timeout=40):
+    # MapKit JS has no "loaded" event; MapLibre's own state says when the tiles are in.
+    page.wait_for("window.mapkit && mapkit.maps.length > 0 && mapkit.maps[0]._gl && mapkit.maps[0]._gl.loaded()"
+                  " && mapkit.maps[0]._gl.areTilesLoaded() && !mapkit.maps[0]._gl.isMoving()", timeout, "the map to be drawn")
+    time.sleep(0.5)
+
+
+def results(page):
+    return page.evaluate("JSON.parse(JSON.stringify(window.results || {}))")
+
+
+def steps(args, record, page, shot, sample_url):
+    page.call("Page.navigate", {"url": sample_url})
+    page.wait_for("document.readyState === 'complete' && window.results && window.results.started === true", 25,
+                  "the sample to call initMapKit")
+    wait_map_idle(page)
+    # Every service answers (or fails, which the page records).
+    wanted = ["search", "autocomplete", "lookup", "reverse", "route", "eta", "pois"]
+    needed = " && ".join(f"(results.{name} !== undefined || results.errors.some(e => e.startsWith('{name}')))" for name in wanted)
+    page.wait_for(needed, 40, "the services to answer")
+    wait_map_idle(page)
+    record["initial"] = results(page)
+    record["initial"]["pageOrigin"] = page.evaluate("location.origin")
+    record["initial"]["scriptSrc"] = page.evaluate("document.querySelector('script[src$=\"mapkit.js\"]').src")
+    record["initial"]["attribution"] = page.evaluate(
+        "(document.querySelector('#map .maplibregl-ctrl-attrib') || {}).textContent || ''")
+    record["initial"]["markers"] = page.evaluate("document.querySelectorAll('#map .mk-marker').length")
+    record["initial"]["overlayLayers"] = page.evaluate(
+        "mapkit.maps[0]._gl.getStyle().layers.filter(l => l.id.startsWith('mapkit-overlay-')).length")
+    record["initial"]["version"] = page.evaluate("mapkit.version")
+    record["initial"]["region"] = page.evaluate(
+        "(() => { const r = map.region; return {latitude: r.center.latitude, longitude: r.center.longitude,"
+        " latitudeDelta: r.span.latitudeDelta, longitudeDelta: r.span.longitudeDelta}; })()")
+    record["initial"]["tileRequest"] = page.evaluate(
+        "mapkit.maps[0]._transformRequest(new URL('tiles/14/8529/5975.mvt', document.querySelector('script[src$=\"mapkit.js\"]').src).href, 'Tile').url")
+    # Where the route is on the page now (CSS pixels; the screenshot is 1 device pixel per CSS pixel).
+    record["initial"]["routeOnPage"] = page.evaluate(
+        "window.routePolyline ? routePolyline.points.map(c => { const p = map.convertCoordinateToPointOnPage(c);"
+        " return {x: p.x, y: p.y}; }) : []")
+    shot("mapkitjs-01-map")
+    if args.api_key:
+        return
+
+    # Select the casino marker: a real click on its element.
+    box = page.evaluate("(() => { const a = map.annotations.find(a => a.data.name === 'casino');"
+                        " const r = a.element.getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()")
+    page.click(box["x"], box["y"])
+    page.wait_for("map.selectedAnnotation !== null", 10, "the marker to be selected")
+    time.sleep(0.3)
+    record["select"] = {
+        "selected": page.evaluate("map.selectedAnnotation && map.selectedAnnotation.title"),
+        "callout": page.evaluate("(document.querySelector('.mk-callout') || {}).textContent || ''"),
+        "events": results(page)["events"],
+    }
+    shot("mapkitjs-02-selected")
+
+    # A tap on the map away from everything: deselects, and is a single-tap at that point.
+    page.click(60, 740)
+    page.wait_for("window.results.tap !== undefined", 10, "the single-tap event")
+    time.sleep(0.3)
+    record["tap"] = {
+        "tap": results(page)["tap"],
+        "selected": page.evaluate("map.selectedAnnotation === null"),
+        "callouts": page.evaluate("document.querySelectorAll('.mk-callout').length"),
+        "events": results(page)["events"],
+        # What MapLibre says is under the clicked pixel, to compare with the event's coordinate.
+        "expected": page.evaluate("(() => { const c = mapkit.maps[0]._gl.unproject([60 - map.element.getBoundingClientRect().left,"
+                                  " 740 - map.element.getBoundingClientRect().top]); return {latitude: c.lat, longitude: c.lng}; })()"),
+    }
+
+    # A button calls setRegionAnimated; the animation ends in region-change-end.
+    page.click_selector("#harbour")
+    page.wait_for("(window.results.regionChangeEnds || 0) > window.results.regionChangeEndsBefore", 15, "region-change-end")
+    wait_map_idle(page)
+    record["harbour"] = {
+        "region": page.evaluate("(() => { const r = map.region; return {latitude: r.center.latitude, longitude: r.center.longitude,"
+                                " latitudeDelta: r.span.latitudeDelta, longitudeDelta: r.span.longitudeDelta}; })()"),
+        "events": results(page)["events"],
+    }
+    shot("mapkitjs-03-harbour")
+
+    # The dark colour scheme: the dark style, overlays still there.
+    page.click_selector("#dark")
+    page.wait_for("mapkit.maps[0]._currentStyle.endsWith('/styles/dark.json') && mapkit.maps[0]._styleReady", 15, "the dark style")
+    wait_map_idle(page)
+    record["dark"] = {
+        "colorScheme": page.evaluate("map.colorScheme"),
+        "overlayLayers": page.evaluate("mapkit.maps[0]._gl.getStyle().layers.filter(l => l.id.startsWith('mapkit-overlay-')).length"),
+    }
+    shot("mapkitjs-04-dark")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True, help="the OpenMapKit server, http://localhost:PORT/")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
+    parser.add_argument("--api-key", help="the server runs with this API key: the page trades it for a token")
+    args = parser.parse_args()
+    record = {}
+    sample = serve_sample(args.url)
+    sample_url = f"http://127.0.0.1:{sample.server_address[1]}/{SAMPLE}" + (f"?key={args.api_key}" if args.api_key else "")
+    try:
+        session(args, record, lambda page, shot: steps(args, record, page, shot, sample_url))
+    except Exception as error:  # report what was reached so far; the test prints it
+        record["failure"] = f"{type(error).__name__}: {error}"
+    finally:
+        sample.shutdown()
+    print(json.dumps(record))
+
+
+if __name__ == "__main__":
+    main()
