@@ -133,6 +133,9 @@ final class MapKitJSBrowserTests: XCTestCase {
         // Autocomplete.
         let completions = initial["autocomplete"] as? [[String: Any]] ?? []
         XCTAssertTrue(completions.contains { (($0["displayLines"] as? [String])?.first ?? "").localizedCaseInsensitiveContains("casino") }, "\(completions)")
+        // Searching a completion finds the completed place first.
+        let firstCompletion = (completions.first?["displayLines"] as? [String])?.first ?? "?"
+        XCTAssertEqual((initial["completionSearch"] as? [String])?.first, firstCompletion)
         // Geocoder.
         let lookup = initial["lookup"] as? [[String: Any]] ?? []
         XCTAssertEqual(lookup.first?["latitude"] as? Double ?? 0, 43.7393, accuracy: 0.005, "\(lookup.prefix(2))")
@@ -194,6 +197,43 @@ final class MapKitJSBrowserTests: XCTestCase {
         XCTAssertLessThan(shown["latitudeDelta"] ?? 1, 0.02)
         XCTAssertTrue((harbour["events"] as? [String] ?? []).contains("region-change-end"))
         XCTAssertGreaterThan(try Screenshot(shots["mapkitjs-03-harbour"]).fractionDiffering(from: map), 0.2, "the region change did not move the map")
+        // The API's answers in the page.
+        let api = report["api"] as? [String: Any] ?? [:]
+        XCTAssertEqual(api["satellite"] as? String, "standard", "no imagery: the standard map, read back as such")
+        XCTAssertEqual(api["muted"] as? [String], ["mutedStandard", "muted.json"])
+        XCTAssertEqual(api["standardStyle"] as? String, "standard.json")
+        let hidden = api["poiHidden"] as? [String] ?? [], shownPOIs = api["poiShown"] as? [String] ?? []
+        XCTAssertFalse(hidden.isEmpty)
+        XCTAssertTrue(hidden.allSatisfy { $0 == "none" }, "\(hidden)")
+        XCTAssertTrue(shownPOIs.allSatisfy { $0 == "visible" }, "\(shownPOIs)")
+        XCTAssertEqual(api["filterIncludesCafe"] as? [Bool], [true, false, true])
+        XCTAssertEqual(api["showsUserLocation"] as? Bool, true, "an unsupported member reads back undefined")
+        XCTAssertEqual(api["rotation"] as? Double ?? 0, 30, accuracy: 0.01)
+        XCTAssertEqual(api["cameraDistance"] as? Double ?? 0, 3000, accuracy: 30)
+        let framed = api["showItems"] as? [String: Any] ?? [:]
+        XCTAssertEqual(framed["casino"] as? Bool, true)
+        XCTAssertEqual(framed["rockCentre"] as? Bool, true)
+        XCTAssertLessThan(framed["latitudeDelta"] as? Double ?? 1, 0.03, "showItems should zoom in on two nearby items")
+        let markerPoint = api["markerPoint"] as? [String: Double] ?? [:]
+        XCTAssertEqual(markerPoint["x"] ?? 0, markerPoint["elementCentreX"] ?? 1, accuracy: 1.5, "the marker is centred on its coordinate")
+        XCTAssertEqual(markerPoint["y"] ?? 0, markerPoint["elementBottom"] ?? 1, accuracy: 1.5, "the marker's point is on its coordinate")
+        for delta in api["roundTrip"] as? [Double] ?? [1] { XCTAssertEqual(delta, 0, accuracy: 1e-6) }
+        let bounding = api["bounding"] as? [Double] ?? []
+        XCTAssertEqual(bounding.count, 8)
+        for (value, expected) in zip(bounding, [43.7484, 7.4446, 43.7284, 7.4046, 43.7384, 7.4246, 0.02, 0.04]) {
+            XCTAssertEqual(value, expected, accuracy: 1e-9)
+        }
+        let mapPoint = api["mapPoint"] as? [Double] ?? []
+        XCTAssertEqual(mapPoint.first ?? 0, (7.4246 + 180) / 360, accuracy: 1e-12)
+        XCTAssertEqual(mapPoint.count > 3 ? mapPoint[2] : 0, 43.7384, accuracy: 1e-9)
+        XCTAssertEqual(mapPoint.count > 3 ? mapPoint[3] : 0, 7.4246, accuracy: 1e-9)
+        let mapRect = api["mapRect"] as? [Double] ?? []
+        XCTAssertEqual(mapRect.count > 2 ? mapRect[1] : 0, 7.4246, accuracy: 1e-9)
+        XCTAssertEqual(mapRect.count > 2 ? mapRect[2] : 0, 0.04, accuracy: 1e-9)
+        XCTAssertEqual(api["mapsWithSecond"] as? Int, 2)
+        XCTAssertEqual(api["mapsAfterDestroy"] as? Int, 1)
+        XCTAssertEqual(api["secondElementGone"] as? Bool, true)
+
         // The dark colour scheme: the dark style, the overlays still on it.
         let dark = report["dark"] as? [String: Any] ?? [:]
         XCTAssertEqual(dark["colorScheme"] as? String, "dark")

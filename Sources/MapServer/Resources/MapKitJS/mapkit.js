@@ -87,6 +87,18 @@
     }
   }
 
+  // Options a constructor does not take: unsupported members warn through their setters (see
+  // unsupported() below), unknown names warn here.
+  function warnAboutOtherOptions(object, options, handled, what) {
+    for (const name of Object.keys(options)) {
+      if (handled.includes(name)) continue;
+      let proto = Object.getPrototypeOf(object), descriptor;
+      while (proto && !(descriptor = Object.getOwnPropertyDescriptor(proto, name))) proto = Object.getPrototypeOf(proto);
+      if (descriptor && descriptor.set) object[name] = options[name];
+      else if (!descriptor) console.warn(`mapkit.${what}: option ${name} is not supported by this server's MapKit JS (see the top of mapkit.js)`);
+    }
+  }
+
   function mapkitEvent(type, fields) {
     return Object.assign({ type, defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } }, fields);
   }
@@ -414,8 +426,11 @@
 .mk-map-view { position: relative; width: 100%; height: 100%; overflow: hidden; }
 .mk-map-view .maplibregl-map { position: absolute; inset: 0; }
 .mk-annotation { cursor: pointer; }
-.mk-marker { width: 30px; height: 38px; transform-origin: 50% 100%; transition: transform 0.15s; }
-.mk-marker.mk-selected { transform: scale(1.45); z-index: 2; }
+.mk-marker { width: 30px; height: 38px; }
+.mk-marker.mk-selected { z-index: 2; }
+/* MapLibre places the marker with a transform on its element: the selected marker grows inside it. */
+.mk-marker-body { position: absolute; inset: 0; transform-origin: 50% 100%; transition: transform 0.15s; }
+.mk-marker.mk-selected .mk-marker-body { transform: scale(1.45); }
 .mk-marker svg { position: absolute; left: 0; top: 0; filter: drop-shadow(0 1px 1.5px rgba(0,0,0,0.35)); }
 .mk-marker .mk-glyph { position: absolute; left: 0; top: 6px; width: 30px; text-align: center; font: 600 13px/15px -apple-system, "Helvetica Neue", Arial, sans-serif; pointer-events: none; }
 .mk-marker .mk-glyph img { width: 15px; height: 15px; }
@@ -425,8 +440,8 @@
 .mk-callout-title { font-weight: 600; }
 .mk-callout-subtitle { color: #666; font-size: 12px; }
 .mk-map-type-control { display: flex; }
-.mk-map-type-control button { width: auto !important; padding: 0 8px; font: 12px -apple-system, "Helvetica Neue", Arial, sans-serif; }
-.mk-map-type-control button.mk-active { font-weight: 700; }
+.maplibregl-ctrl-group.mk-map-type-control button { width: auto; padding: 0 8px; font: 12px -apple-system, "Helvetica Neue", Arial, sans-serif; }
+.maplibregl-ctrl-group.mk-map-type-control button.mk-active { font-weight: 700; }
 .mk-hide-compass .maplibregl-ctrl-compass { display: none !important; }`;
     document.head.appendChild(style);
   }
@@ -478,14 +493,13 @@
       this._pending = []; // camera changes asked before MapLibre is ready, replayed in order
       maps.push(this);
       const o = options || {};
-      for (const name of ['colorScheme', 'mapType', 'showsCompass', 'showsZoomControl', 'showsMapTypeControl', 'showsScale', 'distances',
+      const handled = ['colorScheme', 'mapType', 'showsCompass', 'showsZoomControl', 'showsMapTypeControl', 'showsScale', 'distances',
         'isRotationEnabled', 'isScrollEnabled', 'isZoomEnabled', 'padding', 'pointOfInterestFilter', 'cameraBoundary',
-        'center', 'region', 'visibleMapRect', 'cameraDistance', 'rotation', 'annotations', 'overlays', 'selectedAnnotation']) {
+        'center', 'region', 'visibleMapRect', 'cameraDistance', 'rotation', 'annotations', 'overlays', 'selectedAnnotation'];
+      for (const name of handled) {
         if (o[name] !== undefined) this[name] = o[name];
       }
-      for (const name of Object.keys(o)) {
-        if (!(name in this)) console.warn(`mapkit.Map: option ${name} is not supported by this server's MapKit JS (see the top of mapkit.js)`);
-      }
+      warnAboutOtherOptions(this, o, handled, 'Map');
       this._start();
     }
 
@@ -1032,6 +1046,7 @@
       this.calloutOffset = o.calloutOffset || new DOMPoint(0, 0);
       this.accessibilityLabel = o.accessibilityLabel || null;
       this._size = o.size || null;
+      for (const name of ['clusteringIdentifier', 'displayPriority', 'collisionMode', 'padding']) if (o[name] !== undefined) this[name] = o[name];
       this._element = factory ? factory(this._coordinate, o) : null;
       if (factory && !(this._element instanceof Element)) throw new TypeError('mapkit.Annotation: the factory must return a DOM element');
     }
@@ -1145,7 +1160,7 @@
         content.appendChild(text);
         if (right) { content.appendChild(right); content.style.display = 'flex'; }
       }
-      const height = this._element ? this._element.getBoundingClientRect().height : 0;
+      const height = this._calloutHeight();
       const anchor = delegate.calloutAnchorOffsetForAnnotation ? delegate.calloutAnchorOffsetForAnnotation(this, { width: 0, height }) : null;
       const offset = anchor ? [anchor.x, anchor.y] : [this._anchorOffset.x + this.calloutOffset.x, this._anchorOffset.y + this.calloutOffset.y - height];
       this._popup = new map._maplibregl.Popup({ closeButton: false, closeOnClick: false, anchor: 'bottom', offset, className: 'mk-callout' })
@@ -1153,6 +1168,9 @@
     }
 
     _hideCallout() { if (this._popup) this._popup.remove(); this._popup = null; }
+
+    // How far above the coordinate the callout points: the element's height.
+    _calloutHeight() { return this._element ? this._element.getBoundingClientRect().height : 0; }
   }
   Annotation.DisplayPriority = DisplayPriority;
   Annotation.CollisionMode = CollisionMode;
@@ -1176,8 +1194,10 @@
     }
 
     _draw() {
-      const e = this._element;
-      e.textContent = '';
+      this._element.textContent = '';
+      const e = document.createElement('div');
+      e.className = 'mk-marker-body';
+      this._element.appendChild(e);
       const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
       svg.setAttribute('width', '30');
       svg.setAttribute('height', '38');
@@ -1218,6 +1238,8 @@
     }
 
     _refresh() { this._draw(); super._refresh(); }
+    // The selected balloon is drawn 1.45 times its size (.mk-marker-body).
+    _calloutHeight() { return 38 * (this._selected ? 1.45 : 1); }
     _setSelected(selected) { super._setSelected(selected); if (this._selectedGlyphImage) this._draw(); }
 
     get color() { return this._color; }
@@ -1271,6 +1293,7 @@
       this.fillColor = o.fillColor !== undefined ? o.fillColor : 'rgb(0, 122, 255)';
       this.fillOpacity = o.fillOpacity !== undefined ? o.fillOpacity : 0.1;
       this.fillRule = o.fillRule || 'nonzero';
+      for (const name of ['lineGradient', 'strokeStart', 'strokeEnd']) if (o[name] !== undefined) this[name] = o[name];
     }
   }
 
@@ -1419,6 +1442,7 @@
     constructor(options) {
       const o = options || {};
       this.language = o.language || null;
+      if (o.getsUserLocation !== undefined) this.getsUserLocation = o.getsUserLocation;
     }
 
     _language(options) { return (options && options.language) || this.language || language; }
@@ -1466,33 +1490,26 @@
 
   const coordinateParameter = (c) => `${toCoordinate(c).latitude},${toCoordinate(c).longitude}`;
 
-  // A place from the API's Place JSON, with MapKit JS's field names.
+  // A place from the API's Place JSON, with MapKit JS's field names. Fields the data does not
+  // have are left out, as Apple's are.
   class Place {
     constructor(json) {
       const a = json.structuredAddress || {};
-      this.id = json.id || null;
-      this.alternateIds = json.alternateIds || [];
+      const set = (name, value) => { if (value !== undefined && value !== null && value !== '') this[name] = value; };
+      set('id', json.id);
+      set('alternateIds', json.alternateIds);
       this.name = json.name || (json.formattedAddressLines || [])[0] || '';
       this.coordinate = new Coordinate(json.coordinate.latitude, json.coordinate.longitude);
-      this.formattedAddress = (json.formattedAddressLines || []).join(', ');
+      set('formattedAddress', (json.formattedAddressLines || []).join(', '));
       if (json.displayMapRegion) {
         const r = json.displayMapRegion;
         this.region = new BoundingRegion(r.northLatitude, r.eastLongitude, r.southLatitude, r.westLongitude).toCoordinateRegion();
       }
-      this.country = json.country || '';
-      this.countryCode = json.countryCode || '';
-      this.administrativeArea = a.administrativeArea || '';
-      this.administrativeAreaCode = a.administrativeAreaCode || '';
-      this.subAdministrativeArea = a.subAdministrativeArea || '';
-      this.locality = a.locality || '';
-      this.subLocality = a.subLocality || '';
-      this.postCode = a.postCode || '';
-      this.thoroughfare = a.thoroughfare || '';
-      this.subThoroughfare = a.subThoroughfare || '';
-      this.fullThoroughfare = a.fullThoroughfare || '';
-      this.areasOfInterest = a.areasOfInterest || [];
-      this.dependentLocalities = a.dependentLocalities || [];
-      if (json.poiCategory) this.pointOfInterestCategory = json.poiCategory;
+      set('country', json.country);
+      set('countryCode', json.countryCode);
+      for (const name of ['administrativeArea', 'administrativeAreaCode', 'subAdministrativeArea', 'locality', 'subLocality', 'postCode',
+        'thoroughfare', 'subThoroughfare', 'fullThoroughfare', 'areasOfInterest', 'dependentLocalities']) set(name, a[name]);
+      set('pointOfInterestCategory', json.poiCategory);
     }
   }
 
@@ -1693,6 +1710,33 @@
     }
   }
   PointsOfInterestSearch.MaxRadius = 2000;
+
+  // ---------------------------------------------------------------------------------------------
+  // MapKit JS members this server cannot honour (listed at the top of this file): reading them
+  // gives undefined and setting them warns once, rather than storing a value nothing uses.
+
+  const warnedUnsupported = new Set();
+  function unsupported(type, names) {
+    for (const name of names) {
+      Object.defineProperty(type.prototype, name, {
+        get() { return undefined; },
+        set(value) {
+          const what = `${type.name === 'MapKitMap' ? 'Map' : type.name}.${name}`;
+          if (value !== undefined && value !== null && value !== false && !warnedUnsupported.has(what)) {
+            warnedUnsupported.add(what);
+            console.warn(`mapkit.${what} is not supported by this server's MapKit JS (see the top of mapkit.js)`);
+          }
+        },
+        configurable: true,
+      });
+    }
+  }
+  unsupported(MapKitMap, ['showsUserLocation', 'tracksUserLocation', 'userLocationAnnotation', 'showsUserLocationControl',
+    'annotationForCluster', 'isPitchEnabled', 'pitch', 'loadPriority', 'tintColor', 'showsPointsOfInterest', 'cameraZoomRange',
+    'selectableMapFeatures', 'selectableMapFeatureSelectionAccessory', 'annotationForMapFeature']);
+  unsupported(Annotation, ['clusteringIdentifier', 'displayPriority', 'collisionMode', 'padding', 'selectionAccessory']);
+  unsupported(Style, ['lineGradient', 'strokeStart', 'strokeEnd']);
+  unsupported(Service, ['getsUserLocation']);
 
   // ---------------------------------------------------------------------------------------------
   // The namespace

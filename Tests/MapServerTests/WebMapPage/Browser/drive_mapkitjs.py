@@ -70,13 +70,100 @@ def results(page):
     return page.evaluate("JSON.parse(JSON.stringify(window.results || {}))")
 
 
+# Calls a page could make, with what they answered. Async: camera changes are awaited to their
+# region-change-end.
+API_CHECKS = r"""(async () => {
+  const out = {};
+  const gl = mapkit.maps[0]._gl;
+  const ended = () => new Promise((resolve) => { const f = () => { map.removeEventListener('region-change-end', f); resolve(); }; map.addEventListener('region-change-end', f); });
+  const poiVisibility = () => gl.getStyle().layers.filter((l) => l['source-layer'] === 'poi').map((l) => gl.getLayoutProperty(l.id, 'visibility') || 'visible');
+
+  // Satellite needs imagery the server does not have: the standard map, read back as such.
+  map.mapType = mapkit.Map.MapTypes.Satellite;
+  out.satellite = map.mapType;
+  map.mapType = mapkit.Map.MapTypes.MutedStandard;
+  out.muted = [map.mapType, mapkit.maps[0]._currentStyle.split('/').pop()];
+  map.mapType = mapkit.Map.MapTypes.Standard;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await new Promise((resolve) => { const check = () => (mapkit.maps[0]._styleReady ? resolve() : setTimeout(check, 50)); check(); });
+  out.standardStyle = mapkit.maps[0]._currentStyle.split('/').pop();
+
+  // The map's own point-of-interest labels: none, then all.
+  map.pointOfInterestFilter = mapkit.PointOfInterestFilter.filterExcludingAllCategories;
+  out.poiHidden = poiVisibility();
+  map.pointOfInterestFilter = mapkit.PointOfInterestFilter.filterIncludingAllCategories;
+  out.poiShown = poiVisibility();
+  const cafes = mapkit.PointOfInterestFilter.including([mapkit.PointOfInterestCategory.Cafe]);
+  out.filterIncludesCafe = [cafes.includesCategory('Cafe'), cafes.includesCategory('Bank'), cafes.excludesCategory('Bank')];
+
+  // Unsupported members do not pretend.
+  map.showsUserLocation = true;
+  out.showsUserLocation = map.showsUserLocation === undefined;
+
+  // Rotation and camera distance read back what was set.
+  let done = ended();
+  map.setRotationAnimated(30, false);
+  await done;
+  out.rotation = map.rotation;
+  done = ended();
+  map.setCameraDistanceAnimated(3000, false);
+  await done;
+  out.cameraDistance = map.cameraDistance;
+  done = ended();
+  map.rotation = 0;
+  await done;
+
+  // showItems frames what it is given (a marker and an overlay), with padding.
+  const casino = map.annotations.find((a) => a.data.name === 'casino');
+  const rock = map.overlays.find((o) => o.data.name === 'rock');
+  done = ended();
+  map.showItems([casino, rock], { animate: false, padding: new mapkit.Padding(40, 40, 40, 40) });
+  await done;
+  const r = map.region;
+  const inside = (c) => Math.abs(c.latitude - r.center.latitude) <= r.span.latitudeDelta / 2 && Math.abs(c.longitude - r.center.longitude) <= r.span.longitudeDelta / 2;
+  out.showItems = { casino: inside(casino.coordinate), rockCentre: inside(rock.coordinate), latitudeDelta: r.span.latitudeDelta };
+
+  // The marker stands on its coordinate: the balloon's point is where the coordinate is drawn.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const point = map.convertCoordinateToPointOnPage(casino.coordinate);
+  const box = casino.element.getBoundingClientRect();
+  out.markerPoint = { x: point.x, y: point.y, elementCentreX: box.left + box.width / 2 + window.scrollX, elementBottom: box.bottom + window.scrollY };
+  const back = map.convertPointOnPageToCoordinate(point);
+  out.roundTrip = [back.latitude - casino.coordinate.latitude, back.longitude - casino.coordinate.longitude];
+
+  // Geometry types.
+  const region = new mapkit.CoordinateRegion(new mapkit.Coordinate(43.7384, 7.4246), new mapkit.CoordinateSpan(0.02, 0.04));
+  const bounding = region.toBoundingRegion();
+  const again = bounding.toCoordinateRegion();
+  out.bounding = [bounding.northLatitude, bounding.eastLongitude, bounding.southLatitude, bounding.westLongitude,
+                  again.center.latitude, again.center.longitude, again.span.latitudeDelta, again.span.longitudeDelta];
+  const mapPoint = new mapkit.Coordinate(43.7384, 7.4246).toMapPoint();
+  const coordinate = mapPoint.toCoordinate();
+  out.mapPoint = [mapPoint.x, mapPoint.y, coordinate.latitude, coordinate.longitude];
+  const rect = region.toMapRect().toCoordinateRegion();
+  out.mapRect = [rect.center.latitude, rect.center.longitude, rect.span.longitudeDelta];
+
+  // A second map, then destroyed.
+  const element = document.createElement('div');
+  element.style.cssText = 'position:absolute;left:0;top:0;width:200px;height:150px';
+  document.body.appendChild(element);
+  const second = new mapkit.Map(element, { center: new mapkit.Coordinate(43.73, 7.42) });
+  out.mapsWithSecond = mapkit.maps.length;
+  second.destroy();
+  out.mapsAfterDestroy = mapkit.maps.length;
+  out.secondElementGone = !element.querySelector('.mk-map-view');
+  element.remove();
+  return out;
+})()"""
+
+
 def steps(args, record, page, shot, sample_url):
     page.call("Page.navigate", {"url": sample_url})
     page.wait_for("document.readyState === 'complete' && window.results && window.results.started === true", 25,
                   "the sample to call initMapKit")
     wait_map_idle(page)
     # Every service answers (or fails, which the page records).
-    wanted = ["search", "autocomplete", "lookup", "reverse", "route", "eta", "pois"]
+    wanted = ["search", "autocomplete", "completionSearch", "lookup", "reverse", "route", "eta", "pois"]
     needed = " && ".join(f"(results.{name} !== undefined || results.errors.some(e => e.startsWith('{name}')))" for name in wanted)
     page.wait_for(needed, 40, "the services to answer")
     wait_map_idle(page)
@@ -139,6 +226,9 @@ def steps(args, record, page, shot, sample_url):
         "events": results(page)["events"],
     }
     shot("mapkitjs-03-harbour")
+
+    # The API's own answers, evaluated in the page: properties read back, geometry, conversions.
+    record["api"] = page.evaluate(API_CHECKS, timeout=30)
 
     # The dark colour scheme: the dark style, overlays still there.
     page.click_selector("#dark")
