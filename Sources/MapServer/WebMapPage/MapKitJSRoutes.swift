@@ -9,8 +9,10 @@ import NIOCore
 ///
 /// The file is read once from the module's resources. Like the web map's files it is revalidated
 /// on each use (`no-cache` with an ETag of its content), so an upgraded server is picked up at
-/// once. A classic `<script src>` needs no CORS, so any page can load it; its calls to the API,
-/// tiles and styles from another origin need the server's `--cors-origin`.
+/// once. Any page may load it, also with `crossorigin` as Apple's samples do: it is public, so it
+/// is answered with `Access-Control-Allow-Origin: *` whatever the CORS policy (which, when it
+/// allows the page's origin, names that origin instead). The script's calls to the API, tiles and
+/// styles from another origin still need the server's `--cors-origin`.
 struct MapKitJSRoutes {
     static let script: (body: ByteBuffer, etag: String)? = {
         guard let url = Bundle.module.resourceURL?.appendingPathComponent("MapKitJS/mapkit.js"),
@@ -27,6 +29,7 @@ struct MapKitJSRoutes {
             }
             var headers: HTTPFields = [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache", .eTag: script.etag]
             headers[.xContentTypeOptions] = "nosniff"
+            headers[.accessControlAllowOrigin] = "*"
             if request.headers[values: .ifNoneMatch].contains(where: { $0 == script.etag || $0 == "*" }) {
                 return Response(status: .notModified, headers: headers)
             }

@@ -39,6 +39,19 @@ final class MapKitJSBrowserTests: XCTestCase {
         }
     }
 
+    /// Without a CORS policy any page may still load the script (with `crossorigin` too); the API
+    /// stays same-origin.
+    func testScriptLoadsAnywhereButTheAPIFollowsTheCORSPolicy() async throws {
+        let server = try TestServer.make()
+        try await TestServer.withClient(server) { client in
+            let script = try await client.execute(uri: "/mapkit.js", method: .get, headers: [.origin: "https://elsewhere.example"])
+            XCTAssertEqual(script.headers[.accessControlAllowOrigin], "*")
+            let search = try await client.execute(uri: "/v1/search?q=Casino", method: .get, headers: [.origin: "https://elsewhere.example"])
+            XCTAssertEqual(search.status, .ok)
+            XCTAssertNil(search.headers[.accessControlAllowOrigin])
+        }
+    }
+
     // MARK: /v1/searchPointsOfInterest (PointsOfInterestSearch)
 
     func testPointsOfInterestAroundAPointAreFilteredAndWithinTheRadius() async throws {
@@ -259,6 +272,23 @@ final class MapKitJSBrowserTests: XCTestCase {
         let tile = initial["tileRequest"] as? String ?? ""
         XCTAssertTrue(tile.contains("key=omk1."), tile)
         XCTAssertFalse(tile.contains(key), "the key travelled in a tile URL")
+    }
+
+    /// A server that does not allow the page's origin: the script loads, and every service and
+    /// the map fail saying which `--cors-origin` would let them through.
+    func testMapKitJSOnAnOriginTheServerDoesNotAllow() async throws {
+        guard Self.hasMapLibre() else { return }
+        let server = try TestServer.make { $0.port = 0 }
+        guard let (report, _) = try await BrowserDriver.drive("drive_mapkitjs.py", server, screenshots: "openmapkit-mapkitjs-refused-screenshots",
+                                                             arguments: ["--refused"]) else { return }
+        let refused = report["refused"] as? [String: Any] ?? [:]
+        let errors = refused["errors"] as? [String] ?? []
+        for service in ["search", "autocomplete", "lookup", "reverse", "route", "eta", "pois"] {
+            let error = errors.first { $0.hasPrefix(service + ":") } ?? "no error from \(service)"
+            XCTAssertTrue(error.contains("--cors-origin http://127.0.0.1:"), error)
+        }
+        let problems = report["problems"] as? [String] ?? []
+        XCTAssertTrue(problems.contains { $0.contains("mapkit.Map") && $0.contains("--cors-origin") }, "\(problems)")
     }
 
     // MARK: Helpers

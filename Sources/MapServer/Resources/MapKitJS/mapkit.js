@@ -373,7 +373,15 @@
     const headers = { Accept: 'application/json' };
     if (token) headers.Authorization = `Bearer ${token}`;
     if (language) headers['Accept-Language'] = language;
-    const response = await fetch(url, { headers, signal });
+    let response;
+    try {
+      response = await fetch(url, { headers, signal });
+    } catch (error) {
+      if (error && error.name === 'AbortError') throw error;
+      // A page on another origin than the server sees a refused CORS request as a network error.
+      throw new MapKitError(`${new URL(url).pathname} could not be reached (${error && error.message}); a page on another origin than ` +
+        `${serverOrigin} needs the server to allow it: openmapkit serve --cors-origin ${location.origin === 'null' ? "'*'" : location.origin}`, 0);
+    }
     if (response.status === 401 && !retried && auth.callback) {
       // The server restarted or the token expired: one fresh token, one retry.
       await accessToken(true);
@@ -400,12 +408,18 @@
   let maplibrePromise = null;
   function loadMapLibre() {
     if (maplibrePromise) return maplibrePromise;
-    maplibrePromise = new Promise((resolve, reject) => {
-      if (window.maplibregl) { resolve(window.maplibregl); return; }
+    // The stylesheet places markers and controls: maps wait for it too.
+    const stylesheet = new Promise((resolve) => {
+      if (document.querySelector('link[href$="maplibre-gl.css"]')) { resolve(); return; }
       const css = document.createElement('link');
       css.rel = 'stylesheet';
       css.href = serverURL('lib/maplibre-gl.css');
+      css.onload = () => resolve();
+      css.onerror = () => { console.warn(`MapLibre GL JS's stylesheet is not served at ${css.href}`); resolve(); };
       document.head.appendChild(css);
+    });
+    const library = new Promise((resolve, reject) => {
+      if (window.maplibregl) { resolve(window.maplibregl); return; }
       const js = document.createElement('script');
       js.src = serverURL('lib/maplibre-gl.js');
       js.async = true;
@@ -413,6 +427,7 @@
       js.onerror = () => reject(new MapKitError(`MapLibre GL JS is not served at ${js.src} (the server's \`make deps\` installs it)`));
       document.head.appendChild(js);
     });
+    maplibrePromise = Promise.all([library, stylesheet]).then(([maplibregl]) => maplibregl);
     return maplibrePromise;
   }
 
@@ -533,6 +548,15 @@
       this._applyControls();
       if (this._settings.cameraBoundary) this.cameraBoundary = this._settings.cameraBoundary;
       this._wireEvents();
+      // MapLibre's own errors (a style or tile it could not load), said once with what to do.
+      gl.on('error', (event) => {
+        const message = String(event && event.error && event.error.message || event && event.error || 'unknown');
+        if (this._reportedError === message) return;
+        this._reportedError = message;
+        const hint = /Failed to fetch|NetworkError|CORS/i.test(message) && location.origin !== serverOrigin
+          ? ` (a page on another origin than ${serverOrigin} needs the server to allow it: openmapkit serve --cors-origin ${location.origin === 'null' ? "'*'" : location.origin})` : '';
+        console.error(`mapkit.Map: ${message}${hint}`);
+      });
       // Overlays can be added once the style is there. It is replaced on a colour scheme or map
       // type change, taking the overlays' sources and layers with it: they go back on top.
       gl.on('style.load', () => {

@@ -161,6 +161,12 @@ def steps(args, record, page, shot, sample_url):
     page.call("Page.navigate", {"url": sample_url})
     page.wait_for("document.readyState === 'complete' && window.results && window.results.started === true", 25,
                   "the sample to call initMapKit")
+    if args.refused:
+        # The server does not allow the page's origin: every service fails, saying how to allow it.
+        page.wait_for("results.errors.length >= 7", 30, "the services to fail")
+        time.sleep(1)
+        record["refused"] = results(page)
+        return
     wait_map_idle(page)
     # Every service answers (or fails, which the page records).
     wanted = ["search", "autocomplete", "completionSearch", "lookup", "reverse", "route", "eta", "pois"]
@@ -247,6 +253,7 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
     parser.add_argument("--api-key", help="the server runs with this API key: the page trades it for a token")
+    parser.add_argument("--refused", action="store_true", help="the server does not allow the page's origin (no CORS)")
     args = parser.parse_args()
     record = {}
     sample = serve_sample(args.url)
