@@ -127,9 +127,11 @@ final class MapKitJSBrowserTests: XCTestCase {
         XCTAssertEqual(region["longitude"] ?? 0, 7.4215, accuracy: 0.003)
         XCTAssertGreaterThanOrEqual(region["latitudeDelta"] ?? 0, 0.022 * 0.95, "the region asked for fits in the map")
         XCTAssertEqual(initial["annotations"] as? [String], ["Casino de Monte-Carlo", "Palais Princier", "Port Hercule"])
-        XCTAssertEqual(initial["markers"] as? Int, 1)
-        // Three overlays (circle and polygon with fill and line, polyline with a line) and the route.
-        XCTAssertEqual(initial["overlayLayers"] as? Int, 6)
+        // The casino's marker and the stadium's from GeoJSON.
+        XCTAssertEqual(initial["markers"] as? Int, 2)
+        XCTAssertEqual(initial["geojson"] as? [String], ["MarkerAnnotation Stade Louis II", "PolylineOverlay Quai Antoine 1er"])
+        // Four overlays (circle and polygon with fill and line, the polyline and GeoJSON's line) and the route.
+        XCTAssertEqual(initial["overlayLayers"] as? Int, 7)
         XCTAssertEqual(initial["cancelReturned"] as? Bool, true)
         XCTAssertNil(initial["cancelledAnswered"], "a cancelled search answered")
         XCTAssertTrue((initial["events"] as? [String] ?? []).contains("configuration-change Initialized"))
@@ -146,6 +148,12 @@ final class MapKitJSBrowserTests: XCTestCase {
         // Autocomplete.
         let completions = initial["autocomplete"] as? [[String: Any]] ?? []
         XCTAssertTrue(completions.contains { (($0["displayLines"] as? [String])?.first ?? "").localizedCaseInsensitiveContains("casino") }, "\(completions)")
+        // The first place looked up again by its id.
+        let lookedUp = initial["placeLookup"] as? [String: Any] ?? [:]
+        XCTAssertEqual(lookedUp["id"] as? String, places.first?["id"] as? String)
+        // (Its name may differ: the search answers in the page's language, a lookup by id with OpenStreetMap's name.)
+        XCTAssertEqual(lookedUp["latitude"] as? Double ?? 0, places.first?["latitude"] as? Double ?? 1, accuracy: 1e-9)
+        XCTAssertFalse((lookedUp["name"] as? String ?? "").isEmpty)
         // Searching a completion finds the completed place first.
         let firstCompletion = (completions.first?["displayLines"] as? [String])?.first ?? "?"
         XCTAssertEqual((initial["completionSearch"] as? [String])?.first, firstCompletion)
@@ -250,7 +258,7 @@ final class MapKitJSBrowserTests: XCTestCase {
         // The dark colour scheme: the dark style, the overlays still on it.
         let dark = report["dark"] as? [String: Any] ?? [:]
         XCTAssertEqual(dark["colorScheme"] as? String, "dark")
-        XCTAssertEqual(dark["overlayLayers"] as? Int, 6)
+        XCTAssertEqual(dark["overlayLayers"] as? Int, 7)
         XCTAssertLessThan(try Screenshot(shots["mapkitjs-04-dark"]).meanLuminance(), try Screenshot(shots["mapkitjs-03-harbour"]).meanLuminance() - 30)
     }
 

@@ -27,8 +27,11 @@
  *   - Travel times have no traffic (OpenStreetMap has none): staticTravelTime equals
  *     expectedTravelTime, and departureDate/arrivalDate do not change routes.
  *   - Transit directions are refused by the server (no timetables).
+ *   - PlaceLookup answers with the place's OpenStreetMap name whatever the language (the server
+ *     cannot localise a place looked up by id); searches answer in the asked language.
  *
- * Not supported (these members do not exist here, rather than existing and doing nothing):
+ * Not supported (reading these members gives undefined and setting them, or passing them as
+ * options, warns once in the console, rather than storing values nothing uses):
  *   - map.showsUserLocation, map.tracksUserLocation, map.userLocationAnnotation, the
  *     "user-location-change" and "user-location-error" events, and services' getsUserLocation.
  *   - Clustering: annotation.clusteringIdentifier and map.annotationForCluster.
@@ -38,9 +41,9 @@
  *     map.showsPointsOfInterest (use pointOfInterestFilter), map.cameraZoomRange, the "long-press"
  *     event, Style.lineGradient, Style.strokeStart/strokeEnd, Style.fillRule "evenodd" (holes are
  *     drawn from the rings given).
- *   - mapkit.LookAround, mapkit.MapFeatureAnnotation and map feature selection
- *     (selectableMapFeatures), mapkit.PlaceDetail, mapkit.PlaceLookup, mapkit.TileOverlay,
- *     mapkit.GeoJSON importer (mapkit.importGeoJSON), mapkit.ItemCollection.
+ *   - Not defined at all: mapkit.LookAround, mapkit.LookAroundPreview, mapkit.MapFeatureAnnotation
+ *     and map feature selection (selectableMapFeatures), mapkit.PlaceDetail, mapkit.PlaceSelectionAccessory,
+ *     mapkit.TileOverlay.
  */
 (function () {
   'use strict';
@@ -789,7 +792,7 @@
 
     // Frames the items (annotations and overlays, added to the map if they are not on it).
     showItems(items, options) {
-      const list = Array.isArray(items) ? items : [items];
+      const list = flattenItems(items);
       const o = options || {};
       const points = [];
       for (const item of list) {
@@ -1001,8 +1004,9 @@
       }
     }
 
-    addItems(items) { (Array.isArray(items) ? items : [items]).forEach((i) => (i instanceof Overlay ? this.addOverlay(i) : this.addAnnotation(i))); return items; }
-    removeItems(items) { (Array.isArray(items) ? items : [items]).forEach((i) => (i instanceof Overlay ? this.removeOverlay(i) : this.removeAnnotation(i))); return items; }
+    // Annotations, overlays, arrays of them and item collections (from importGeoJSON).
+    addItems(items) { const list = flattenItems(items); list.forEach((i) => (i instanceof Overlay ? this.addOverlay(i) : this.addAnnotation(i))); return list; }
+    removeItems(items) { const list = flattenItems(items); list.forEach((i) => (i instanceof Overlay ? this.removeOverlay(i) : this.removeAnnotation(i))); return list; }
 
     destroy() {
       if (this._destroyed) return;
@@ -1735,6 +1739,142 @@
   }
   PointsOfInterestSearch.MaxRadius = 2000;
 
+  // A place by its id (`Place.id`, from any of the services): /v1/place/{id}.
+  class PlaceLookup extends Service {
+    getPlace(id, callback, options) {
+      if (callback && typeof callback === 'object' && options === undefined) { options = callback; callback = null; }
+      const o = options || {};
+      return this._request(async (signal) => {
+        const body = await apiGet(`v1/place/${encodeURIComponent(String(id))}`, { lang: this._language(o) }, signal);
+        return new Place(body);
+      }, callback, [], o);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // GeoJSON: importGeoJSON turns GeoJSON into annotations and overlays in an ItemCollection, with
+  // the delegate's overrides, as MapKit JS's importer.
+
+  class ItemCollection {
+    constructor(items, data) { this._items = items || []; this.data = data === undefined ? null : data; }
+    get items() { return this._items; }
+    set items(value) { this._items = value == null ? [] : (Array.isArray(value) ? value : [value]); }
+    getFlattenedItemList() { return flattenItems(this._items); }
+  }
+
+  function flattenItems(items) {
+    const out = [];
+    const visit = (item) => {
+      if (!item) return;
+      if (Array.isArray(item)) item.forEach(visit);
+      else if (item instanceof ItemCollection) item.items.forEach(visit);
+      else out.push(item);
+    };
+    visit(items);
+    return out;
+  }
+
+  class GeoJSONImportError extends Error {
+    constructor(message, code) { super(message); this.name = 'GeoJSONImportError'; this.code = code || 'Invalid GeoJSON'; }
+  }
+
+  function importGeoJSONObject(root, delegate) {
+    const d = delegate && typeof delegate === 'object' ? delegate : {};
+    const coordinate = (position) => {
+      if (!Array.isArray(position) || position.length < 2 || !position.every((n) => typeof n === 'number' && isFinite(n))) {
+        throw new GeoJSONImportError(`a position must be [longitude, latitude], got ${JSON.stringify(position)}`);
+      }
+      return new Coordinate(position[1], position[0]);
+    };
+    const styled = (overlay, geoJSON) => {
+      if (overlay instanceof Overlay && typeof d.styleForOverlay === 'function') {
+        const style = d.styleForOverlay(overlay, geoJSON);
+        if (style) overlay.style = style;
+      }
+      return overlay;
+    };
+    // The delegate's override when it has one (null drops the item), else the item made here.
+    const override = (name, item, geoJSON) => (typeof d[name] === 'function' ? d[name](item, geoJSON) : item);
+    const geometry = (g, source) => {
+      if (!g || typeof g !== 'object') throw new GeoJSONImportError('a geometry is missing its type');
+      switch (g.type) {
+        case 'Point': {
+          const c = coordinate(g.coordinates);
+          return typeof d.itemForPoint === 'function' ? d.itemForPoint(c, source) : new MarkerAnnotation(c);
+        }
+        case 'MultiPoint':
+          return override('itemForMultiPoint', new ItemCollection(g.coordinates.map((p) => geometry({ type: 'Point', coordinates: p }, source)).filter(Boolean), source), source);
+        case 'LineString':
+          return override('itemForLineString', styled(new PolylineOverlay(g.coordinates.map(coordinate)), source), source);
+        case 'MultiLineString':
+          return override('itemForMultiLineString', new ItemCollection(g.coordinates.map((l) => geometry({ type: 'LineString', coordinates: l }, source)).filter(Boolean), source), source);
+        case 'Polygon': {
+          // GeoJSON rings repeat their first position at the end; PolygonOverlay closes rings itself.
+          const open = (ring) => (ring.length > 1 && ring[0][0] === ring[ring.length - 1][0] && ring[0][1] === ring[ring.length - 1][1] ? ring.slice(0, -1) : ring);
+          const overlay = styled(new PolygonOverlay(g.coordinates.map((ring) => open(ring).map(coordinate))), source);
+          return override('itemForPolygon', overlay, source);
+        }
+        case 'MultiPolygon':
+          return override('itemForMultiPolygon', new ItemCollection(g.coordinates.map((p) => geometry({ type: 'Polygon', coordinates: p }, source)).filter(Boolean), source), source);
+        case 'GeometryCollection':
+          return override('itemForGeometryCollection', new ItemCollection(g.geometries.map((x) => geometry(x, source)).filter(Boolean), source), source);
+        default:
+          throw new GeoJSONImportError(`unknown GeoJSON geometry type ${JSON.stringify(g.type)}`);
+      }
+    };
+    const feature = (f) => {
+      let item = f.geometry ? geometry(f.geometry, f) : null;
+      // A feature's properties become its items' data.
+      for (const each of flattenItems(item)) if (f.properties) each.data = f.properties;
+      return override('itemForFeature', item, f);
+    };
+    if (!root || typeof root !== 'object') throw new GeoJSONImportError('GeoJSON must be an object');
+    let items;
+    if (root.type === 'FeatureCollection') {
+      if (!Array.isArray(root.features)) throw new GeoJSONImportError('a FeatureCollection needs features');
+      const collection = new ItemCollection(root.features.map(feature).filter(Boolean), root);
+      const result = override('itemForFeatureCollection', collection, root);
+      items = result instanceof ItemCollection ? result : new ItemCollection(result, root);
+    } else if (root.type === 'Feature') {
+      items = new ItemCollection([feature(root)].filter(Boolean), root);
+    } else {
+      items = new ItemCollection([geometry(root, root)].filter(Boolean), root);
+    }
+    return items;
+  }
+
+  // importGeoJSON(object or URL, callback or delegate): with an object, returns the collection
+  // (and tells the callback); with a URL, fetches it and tells the callback.
+  function importGeoJSON(data, callback) {
+    const complete = (error, result, source) => {
+      if (typeof callback === 'function') callback(error, error ? source : result);
+      else if (callback && typeof callback === 'object') {
+        if (error && typeof callback.geoJSONDidError === 'function') callback.geoJSONDidError(error, source);
+        if (!error && typeof callback.geoJSONDidComplete === 'function') callback.geoJSONDidComplete(result, source);
+      }
+    };
+    if (typeof data === 'string') {
+      if (!callback) throw new TypeError('importGeoJSON with a URL needs a callback or delegate');
+      fetch(new URL(data, location.href).href).then((response) => {
+        if (!response.ok) throw new GeoJSONImportError(`${data}: HTTP ${response.status}`, 'Network Error');
+        return response.json();
+      }).then((json) => {
+        let result;
+        try { result = importGeoJSONObject(json, callback); } catch (error) { complete(error, null, json); return; }
+        complete(null, result, json);
+      }, (error) => complete(error instanceof GeoJSONImportError ? error : new GeoJSONImportError(String(error && error.message || error), 'Network Error'), null, undefined));
+      return undefined;
+    }
+    let result;
+    try { result = importGeoJSONObject(data, callback); } catch (error) {
+      if (!callback) throw error;
+      complete(error, null, data);
+      return undefined;
+    }
+    if (callback) complete(null, result, data);
+    return result;
+  }
+
   // ---------------------------------------------------------------------------------------------
   // MapKit JS members this server cannot honour (listed at the top of this file): reading them
   // gives undefined and setting them warns once, rather than storing a value nothing uses.
@@ -1772,7 +1912,8 @@
     Coordinate, CoordinateSpan, CoordinateRegion, BoundingRegion, MapPoint, MapSize, MapRect, Padding, Style,
     Map: MapKitMap, Annotation, MarkerAnnotation, ImageAnnotation,
     Overlay, PolylineOverlay, PolygonOverlay, CircleOverlay,
-    Search, SearchAutocompleteResult, Geocoder, Directions, PointsOfInterestSearch, Place,
+    Search, SearchAutocompleteResult, Geocoder, Directions, PointsOfInterestSearch, Place, PlaceLookup,
+    ItemCollection, GeoJSONImportError, importGeoJSON,
     PointOfInterestCategory, PointOfInterestFilter, AddressCategory, AddressFilter,
     FeatureVisibility, TransportType, MapKitError,
 
@@ -1795,7 +1936,7 @@
   Object.defineProperties(mapkit, {
     maps: { get() { return maps.slice(); }, enumerable: true },
     language: { get() { return language; }, set(value) { language = value || navigator.language || 'en'; }, enumerable: true },
-    loadedLibraries: { get() { return ['map', 'annotations', 'overlays', 'services']; }, enumerable: true },
+    loadedLibraries: { get() { return ['map', 'annotations', 'overlays', 'services', 'geojson']; }, enumerable: true },
   });
 
   window.mapkit = mapkit;

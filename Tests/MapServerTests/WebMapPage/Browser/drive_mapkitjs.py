@@ -169,7 +169,7 @@ def steps(args, record, page, shot, sample_url):
         return
     wait_map_idle(page)
     # Every service answers (or fails, which the page records).
-    wanted = ["search", "autocomplete", "completionSearch", "lookup", "reverse", "route", "eta", "pois"]
+    wanted = ["search", "autocomplete", "completionSearch", "placeLookup", "lookup", "reverse", "route", "eta", "pois"]
     needed = " && ".join(f"(results.{name} !== undefined || results.errors.some(e => e.startsWith('{name}')))" for name in wanted)
     page.wait_for(needed, 40, "the services to answer")
     wait_map_idle(page)
