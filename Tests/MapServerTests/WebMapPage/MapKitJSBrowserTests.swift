@@ -280,6 +280,15 @@ final class MapKitJSBrowserTests: XCTestCase {
         let tile = initial["tileRequest"] as? String ?? ""
         XCTAssertTrue(tile.contains("key=omk1."), tile)
         XCTAssertFalse(tile.contains(key), "the key travelled in a tile URL")
+        XCTAssertEqual(report["problemsBeforeRefusal"] as? [String], [])
+        // A token the server refuses: the callback is asked again once, the page hears
+        // "Unauthorized" and the call fails with the server's reason; a good token again works.
+        let refused = report["refusedToken"] as? [String: Any] ?? [:]
+        XCTAssertEqual(refused["calls"] as? Int, 2, "\(refused)")
+        XCTAssertEqual(refused["statuses"] as? [String], ["Unauthorized"])
+        XCTAssertTrue((refused["refused"] as? String ?? "").contains("signature"), "\(refused["refused"] ?? "")")
+        XCTAssertEqual(refused["changes"] as? [String], ["Refreshed", "Refreshed", "Refreshed"], "each new token is a refresh")
+        XCTAssertTrue((refused["after"] as? [String] ?? []).contains { $0.contains("Casino") }, "\(refused)")
     }
 
     /// A server that does not allow the page's origin: the script loads, and every service and

@@ -334,15 +334,20 @@
   // The current token: asked of the authorizationCallback when there is none yet or `renew`.
   function accessToken(renew) {
     if (!auth.callback) return Promise.resolve(auth.token);
-    if (!renew && auth.token !== null) return Promise.resolve(auth.token);
+    // A token being fetched (after init() or a refusal) replaces the one held: wait for it.
     if (auth.pending) return auth.pending;
-    auth.pending = new Promise((resolve) => {
-      let answered = false;
+    if (!renew && auth.token !== null) return Promise.resolve(auth.token);
+    let answered = false;
+    let asking = null; // this request's promise (null while the callback runs)
+    const callback = auth.callback;
+    asking = new Promise((resolve) => {
       const done = (token) => {
         if (answered) return;
         answered = true;
+        // A callback replaced by a later init() no longer sets the token.
+        if (callback !== auth.callback) { resolve(auth.pending || auth.token); return; }
         auth.token = token == null ? '' : String(token);
-        auth.pending = null;
+        if (asking && auth.pending === asking) auth.pending = null;
         const first = !auth.initialized;
         auth.initialized = true;
         clearTimeout(auth.renewTimer);
@@ -353,13 +358,16 @@
         setTimeout(() => mapkit.dispatchEvent(mapkitEvent('configuration-change', { status: first ? 'Initialized' : 'Refreshed' })));
         resolve(auth.token);
       };
-      try { auth.callback(done); } catch (error) {
-        auth.pending = null;
+      try { callback(done); } catch (error) {
+        answered = true;
+        if (asking && auth.pending === asking) auth.pending = null;
         mapkit.dispatchEvent(mapkitEvent('error', { status: 'Unauthorized', message: String(error && error.message || error) }));
         resolve(null);
       }
     });
-    return auth.pending;
+    // A callback that answered at once (done() inside it) has nothing pending any more.
+    if (!answered) auth.pending = asking;
+    return asking;
   }
 
   async function apiGet(path, parameters, signal) {
@@ -1924,6 +1932,7 @@
       if (o.language) language = o.language;
       const again = auth.callback !== null;
       auth.callback = o.authorizationCallback;
+      auth.pending = null; // a token still being asked of the previous callback is not waited for
       accessToken(again);
     },
 

@@ -21,7 +21,7 @@ import shutil
 import threading
 import time
 
-from devtools import session
+from devtools import problems, session
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = "mapkitjs-sample.html"
@@ -68,6 +68,29 @@ def wait_map_idle(page, timeout=40):
 
 def results(page):
     return page.evaluate("JSON.parse(JSON.stringify(window.results || {}))")
+
+
+# With keys: a token the server refuses (a 401), then the page's own callback again. The library
+# asks the callback once more after the 401, reports "Unauthorized", and works again once the
+# callback gives a good token.
+REFUSED_TOKEN = r"""(async () => {
+  const out = { calls: 0, statuses: [], changes: [] };
+  const onError = (event) => out.statuses.push(event.status);
+  const onChange = (event) => out.changes.push(event.status);
+  mapkit.addEventListener('error', onError);
+  mapkit.addEventListener('configuration-change', onChange);
+  mapkit.init({ authorizationCallback: (done) => { out.calls += 1; done('omk1.Zm9vLjE.bogus'); } });
+  try { await new mapkit.Search().search('Casino'); out.refused = 'answered'; } catch (error) { out.refused = error.message; }
+  mapkit.init({ authorizationCallback: (done) => {
+    fetch(`${server}/v1/token`, { headers: { Authorization: `Bearer ${apiKey}` } }).then((r) => r.json()).then((b) => done(b.accessToken));
+  } });
+  const found = await new mapkit.Search().search('Casino');
+  out.after = found.places.map((p) => p.name);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  mapkit.removeEventListener('error', onError);
+  mapkit.removeEventListener('configuration-change', onChange);
+  return out;
+})()"""
 
 
 # Calls a page could make, with what they answered. Async: camera changes are awaited to their
@@ -193,6 +216,8 @@ def steps(args, record, page, shot, sample_url):
         " return {x: p.x, y: p.y}; }) : []")
     shot("mapkitjs-01-map")
     if args.api_key:
+        record["problemsBeforeRefusal"] = problems(page.browser)
+        record["refusedToken"] = page.evaluate(REFUSED_TOKEN, timeout=30)
         return
 
     # Select the casino marker: a real click on its element.
@@ -259,7 +284,9 @@ def main():
     sample = serve_sample(args.url)
     sample_url = f"http://127.0.0.1:{sample.server_address[1]}/{SAMPLE}" + (f"?key={args.api_key}" if args.api_key else "")
     try:
-        session(args, record, lambda page, shot: steps(args, record, page, shot, sample_url))
+        # With a key, the refused token's 401s are expected (problemsBeforeRefusal has the rest).
+        session(args, record, lambda page, shot: steps(args, record, page, shot, sample_url),
+                expected=(lambda problem: "401" in problem) if args.api_key else (lambda problem: False))
     except Exception as error:  # report what was reached so far; the test prints it
         record["failure"] = f"{type(error).__name__}: {error}"
     finally:
