@@ -210,6 +210,12 @@ final class MapKitJSBrowserTests: XCTestCase {
         XCTAssertEqual(tapped["x"] ?? 0, 60, accuracy: 0.5)
         XCTAssertEqual(tapped["latitude"] ?? 0, expected["latitude"] ?? 1, accuracy: 1e-6)
         XCTAssertEqual(tapped["longitude"] ?? 0, expected["longitude"] ?? 1, accuracy: 1e-6)
+        // Held without moving: a long-press at that point, and no single-tap after it.
+        let longPress = report["longPress"] as? [String: Any] ?? [:]
+        let pressed = longPress["coordinate"] as? [String: Double] ?? [:], under = longPress["expected"] as? [String: Double] ?? [:]
+        XCTAssertEqual(pressed["latitude"] ?? 0, under["latitude"] ?? 1, accuracy: 1e-6, "\(longPress)")
+        XCTAssertEqual(pressed["longitude"] ?? 0, under["longitude"] ?? 1, accuracy: 1e-6)
+        XCTAssertEqual(longPress["singleTaps"] as? Int, 0)
         // setRegionAnimated ends in region-change-end, on the region asked for.
         let harbour = report["harbour"] as? [String: Any] ?? [:]
         let shown = harbour["region"] as? [String: Double] ?? [:]
@@ -231,6 +237,11 @@ final class MapKitJSBrowserTests: XCTestCase {
         XCTAssertEqual(api["showsUserLocation"] as? Bool, true, "an unsupported member reads back undefined")
         XCTAssertEqual(api["rotation"] as? Double ?? 0, 30, accuracy: 0.01)
         XCTAssertEqual(api["cameraDistance"] as? Double ?? 0, 3000, accuracy: 30)
+        let zoomRange = api["zoomRange"] as? [String: Double] ?? [:]
+        XCTAssertEqual(zoomRange["distance"] ?? 0, 2000, accuracy: 20, "the camera stops at the range's nearest distance")
+        XCTAssertEqual(zoomRange["min"], 2000)
+        XCTAssertEqual(zoomRange["max"], 20000)
+        XCTAssertEqual(api["zoomRangeCleared"] as? Bool, true)
         let framed = api["showItems"] as? [String: Any] ?? [:]
         XCTAssertEqual(framed["casino"] as? Bool, true)
         XCTAssertEqual(framed["rockCentre"] as? Bool, true)

@@ -38,9 +38,8 @@
  *   - Collision handling: annotation.displayPriority, annotation.collisionMode,
  *     annotation.padding (annotations are always all shown).
  *   - map.isPitchEnabled / map.pitch, map.loadPriority, map.tintColor, map.showsUserLocationControl,
- *     map.showsPointsOfInterest (use pointOfInterestFilter), map.cameraZoomRange, the "long-press"
- *     event, Style.lineGradient, Style.strokeStart/strokeEnd, Style.fillRule "evenodd" (holes are
- *     drawn from the rings given).
+ *     map.showsPointsOfInterest (use pointOfInterestFilter), Style.lineGradient,
+ *     Style.strokeStart/strokeEnd, Style.fillRule "evenodd" (holes are drawn from the rings given).
  *   - Not defined at all: mapkit.LookAround, mapkit.LookAroundPreview, mapkit.MapFeatureAnnotation
  *     and map feature selection (selectableMapFeatures), mapkit.PlaceDetail, mapkit.PlaceSelectionAccessory,
  *     mapkit.TileOverlay.
@@ -217,6 +216,16 @@
       const nw = new MapPoint(this.minX, this.minY).toCoordinate(), se = new MapPoint(this.maxX, this.maxY).toCoordinate();
       return new BoundingRegion(nw.latitude, se.longitude, se.latitude, nw.longitude).toCoordinateRegion();
     }
+  }
+
+  // The camera distances a map may be seen from, in metres.
+  class CameraZoomRange {
+    constructor(minCameraDistance, maxCameraDistance) {
+      const o = typeof minCameraDistance === 'object' && minCameraDistance !== null ? minCameraDistance : { minCameraDistance, maxCameraDistance };
+      this.minCameraDistance = Number(o.minCameraDistance) > 0 ? Number(o.minCameraDistance) : 0;
+      this.maxCameraDistance = o.maxCameraDistance == null || !(Number(o.maxCameraDistance) > 0) ? Infinity : Number(o.maxCameraDistance);
+    }
+    copy() { return new CameraZoomRange(this.minCameraDistance, this.maxCameraDistance); }
   }
 
   class Padding {
@@ -520,7 +529,7 @@
       maps.push(this);
       const o = options || {};
       const handled = ['colorScheme', 'mapType', 'showsCompass', 'showsZoomControl', 'showsMapTypeControl', 'showsScale', 'distances',
-        'isRotationEnabled', 'isScrollEnabled', 'isZoomEnabled', 'padding', 'pointOfInterestFilter', 'cameraBoundary',
+        'isRotationEnabled', 'isScrollEnabled', 'isZoomEnabled', 'padding', 'pointOfInterestFilter', 'cameraBoundary', 'cameraZoomRange',
         'center', 'region', 'visibleMapRect', 'cameraDistance', 'rotation', 'annotations', 'overlays', 'selectedAnnotation'];
       for (const name of handled) {
         if (o[name] !== undefined) this[name] = o[name];
@@ -558,6 +567,7 @@
       this._applyInteraction();
       this._applyControls();
       if (this._settings.cameraBoundary) this.cameraBoundary = this._settings.cameraBoundary;
+      this._applyZoomRange();
       this._wireEvents();
       // MapLibre's own errors (a style or tile it could not load), said once with what to do.
       gl.on('error', (event) => {
@@ -685,7 +695,27 @@
         this.dispatchEvent(mapkitEvent('zoom-end', {}));
       });
       gl.on('rotate', () => this._updateAdaptiveControls(true));
-      gl.on('click', (e) => this._tapped(e));
+      gl.on('click', (e) => { if (this._longPressed) { this._longPressed = false; return; } this._tapped(e); });
+      gl.on('moveend', () => { if (this._settings.cameraZoomRange) this._applyZoomRange(); });
+      // long-press: half a second held without moving (MapLibre has no such event).
+      const canvas = gl.getCanvasContainer();
+      let press = null;
+      const cancel = () => { if (press) clearTimeout(press.timer); press = null; };
+      canvas.addEventListener('pointerdown', (e) => {
+        cancel();
+        if (!e.isPrimary || e.button !== 0 || (e.target.closest && e.target.closest('.mk-annotation'))) return;
+        this._longPressed = false;
+        press = { x: e.clientX, y: e.clientY, timer: setTimeout(() => {
+          this._longPressed = true;
+          this.dispatchEvent(mapkitEvent('long-press', {
+            pointOnPage: new DOMPoint(press.x + window.scrollX, press.y + window.scrollY), domEvents: [e],
+          }));
+          press = null;
+        }, 500) };
+      });
+      canvas.addEventListener('pointermove', (e) => { if (press && Math.hypot(e.clientX - press.x, e.clientY - press.y) > 6) cancel(); });
+      canvas.addEventListener('pointerup', cancel);
+      canvas.addEventListener('pointercancel', cancel);
       gl.on('dblclick', (e) => this.dispatchEvent(mapkitEvent('double-tap', { pointOnPage: this._pointOnPage(e.point), domEvents: [e.originalEvent] })));
     }
 
@@ -797,6 +827,27 @@
       this._gl.setMaxBounds([[b.westLongitude, b.southLatitude], [b.eastLongitude, b.northLatitude]]);
     }
     setCameraBoundaryAnimated(value) { this.cameraBoundary = value; return this; }
+
+    // The nearest and farthest camera distances allowed, as MapLibre's zoom limits. A distance is
+    // a zoom only at a latitude, so the limits are worked out again at the end of each move.
+    get cameraZoomRange() { return this._settings.cameraZoomRange || new CameraZoomRange(); }
+    set cameraZoomRange(value) {
+      this._settings.cameraZoomRange = value == null ? null
+        : new CameraZoomRange(value.minCameraDistance, value.maxCameraDistance);
+      this._applyZoomRange();
+    }
+    setCameraZoomRangeAnimated(value) { this.cameraZoomRange = value; return this; }
+
+    _applyZoomRange() {
+      const gl = this._gl, range = this._settings.cameraZoomRange;
+      if (!gl) return;
+      if (!range) { gl.setMinZoom(null); gl.setMaxZoom(null); return; }
+      const latitude = this.center.latitude, height = this._size().height;
+      const maxZoom = range.minCameraDistance > 0 ? zoomForCameraDistance(range.minCameraDistance, latitude, height) : 22;
+      const minZoom = isFinite(range.maxCameraDistance) ? zoomForCameraDistance(range.maxCameraDistance, latitude, height) : 0;
+      gl.setMaxZoom(Math.max(0, Math.min(24, maxZoom)));
+      gl.setMinZoom(Math.max(0, Math.min(gl.getMaxZoom(), minZoom)));
+    }
 
     // Frames the items (annotations and overlays, added to the map if they are not on it).
     showItems(items, options) {
@@ -1904,7 +1955,7 @@
     }
   }
   unsupported(MapKitMap, ['showsUserLocation', 'tracksUserLocation', 'userLocationAnnotation', 'showsUserLocationControl',
-    'annotationForCluster', 'isPitchEnabled', 'pitch', 'loadPriority', 'tintColor', 'showsPointsOfInterest', 'cameraZoomRange',
+    'annotationForCluster', 'isPitchEnabled', 'pitch', 'loadPriority', 'tintColor', 'showsPointsOfInterest',
     'selectableMapFeatures', 'selectableMapFeatureSelectionAccessory', 'annotationForMapFeature']);
   unsupported(Annotation, ['clusteringIdentifier', 'displayPriority', 'collisionMode', 'padding', 'selectionAccessory']);
   unsupported(Style, ['lineGradient', 'strokeStart', 'strokeEnd']);
@@ -1917,7 +1968,7 @@
     isOpenMapKit: true,
     version: '5.78.1-openmapkit',
     build: 'openmapkit',
-    Coordinate, CoordinateSpan, CoordinateRegion, BoundingRegion, MapPoint, MapSize, MapRect, Padding, Style,
+    Coordinate, CoordinateSpan, CoordinateRegion, BoundingRegion, MapPoint, MapSize, MapRect, Padding, Style, CameraZoomRange,
     Map: MapKitMap, Annotation, MarkerAnnotation, ImageAnnotation,
     Overlay, PolylineOverlay, PolygonOverlay, CircleOverlay,
     Search, SearchAutocompleteResult, Geocoder, Directions, PointsOfInterestSearch, Place, PlaceLookup,

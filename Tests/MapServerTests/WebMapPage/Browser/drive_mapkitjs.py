@@ -136,6 +136,15 @@ API_CHECKS = r"""(async () => {
   map.rotation = 0;
   await done;
 
+  // A zoom range: nearer than its minimum distance is refused, and the range reads back.
+  map.cameraZoomRange = new mapkit.CameraZoomRange(2000, 20000);
+  done = ended();
+  map.setCameraDistanceAnimated(500, false);
+  await done;
+  out.zoomRange = { distance: map.cameraDistance, min: map.cameraZoomRange.minCameraDistance, max: map.cameraZoomRange.maxCameraDistance };
+  map.cameraZoomRange = null;
+  out.zoomRangeCleared = map.cameraZoomRange.maxCameraDistance === Infinity;
+
   // showItems frames what it is given (a marker and an overlay), with padding.
   const casino = map.annotations.find((a) => a.data.name === 'casino');
   const rock = map.overlays.find((o) => o.data.name === 'rock');
@@ -245,6 +254,21 @@ def steps(args, record, page, shot, sample_url):
         # What MapLibre says is under the clicked pixel, to compare with the event's coordinate.
         "expected": page.evaluate("(() => { const c = mapkit.maps[0]._gl.unproject([60 - map.element.getBoundingClientRect().left,"
                                   " 740 - map.element.getBoundingClientRect().top]); return {latitude: c.lat, longitude: c.lng}; })()"),
+    }
+
+    # Held half a second without moving: a long-press, and then no single-tap.
+    page.evaluate("map.addEventListener('long-press', (e) => { results.longPress = map.convertPointOnPageToCoordinate(e.pointOnPage); }), true")
+    taps_before = len([e for e in results(page)["events"] if e.startswith("single-tap")])
+    page.mouse("mouseMoved", 100, 600, button="none", buttons=0)
+    page.mouse("mousePressed", 100, 600, clickCount=1)
+    time.sleep(0.8)
+    page.mouse("mouseReleased", 100, 600, buttons=0, clickCount=1)
+    time.sleep(0.3)
+    record["longPress"] = {
+        "coordinate": results(page).get("longPress"),
+        "singleTaps": len([e for e in results(page)["events"] if e.startswith("single-tap")]) - taps_before,
+        "expected": page.evaluate("(() => { const c = mapkit.maps[0]._gl.unproject([100 - map.element.getBoundingClientRect().left,"
+                                  " 600 - map.element.getBoundingClientRect().top]); return {latitude: c.lat, longitude: c.lng}; })()"),
     }
 
     # A button calls setRegionAnimated; the animation ends in region-change-end.
