@@ -525,7 +525,6 @@
       };
       this._gl = null;
       this._destroyed = false;
-      this._pending = []; // camera changes asked before MapLibre is ready, replayed in order
       maps.push(this);
       const o = options || {};
       const handled = ['colorScheme', 'mapType', 'showsCompass', 'showsZoomControl', 'showsMapTypeControl', 'showsScale', 'distances',
@@ -586,7 +585,6 @@
         for (const overlay of this._overlays) overlay._attach(this);
       });
       for (const annotation of this._annotations) annotation._attach(this);
-      for (const change of this._pending.splice(0)) change();
     }
 
     _transformRequest(url, kind) {
@@ -617,8 +615,6 @@
     }
 
     _glPadding() { const p = this._settings.padding; return { top: p.top, right: p.right, bottom: p.bottom, left: p.left }; }
-
-    _whenReady(change) { if (this._gl) change(); else this._pending.push(change); }
 
     _applyInteraction() {
       const gl = this._gl, s = this._settings;
