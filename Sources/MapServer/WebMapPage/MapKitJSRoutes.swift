@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import OpenMapKit
 
 /// `/mapkit.js`: a self-hosted MapKit JS, Apple's web map API implemented over MapLibre GL JS
 /// (`/lib/maplibre-gl.js`), this server's styles and its `/v1` API. A page written for MapKit JS
@@ -14,13 +15,28 @@ import NIOCore
 /// allows the page's origin, names that origin instead). The script's calls to the API, tiles and
 /// styles from another origin still need the server's `--cors-origin`.
 struct MapKitJSRoutes {
+    /// Where the script takes the point-of-interest categories' OpenMapTiles classes, so the
+    /// map's labels follow `pointOfInterestFilter` with the same table as OpenMapKit's own maps.
+    static let categoryTablePlaceholder = "/* OPENMAPKIT_CATEGORY_CLASSES */ {}"
+
     static let script: (body: ByteBuffer, etag: String)? = {
         guard let url = Bundle.module.resourceURL?.appendingPathComponent("MapKitJS/mapkit.js"),
-              let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        let bytes = [UInt8](data)
+              let text = try? String(contentsOf: url, encoding: .utf8), text.contains(categoryTablePlaceholder) else { return nil }
+        let bytes = Array(text.replacingOccurrences(of: categoryTablePlaceholder, with: categoryTable()).utf8)
         let digest = MessageAuthentication.sha256(bytes).prefix(12).map { String(format: "%02x", $0) }.joined()
         return (ByteBuffer(bytes: bytes), "\"\(digest)\"")
     }()
+
+    /// `{"Cafe": [["cafe"], ["coffee_shop"]], …}`: each category's classes and subclasses, by
+    /// the names MapKit JS gives the categories (the server API's).
+    static func categoryTable() -> String {
+        var table: [String: [[String]]] = [:]
+        for category in MKPointOfInterestCategory.allCategories {
+            table[PoiCategoryNames.name(of: category)] = [category.openMapTilesClasses, category.openMapTilesSubclasses]
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: table, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
 
     func register(on router: Router<ServerContext>) {
         router.get("/mapkit.js") { request, _ -> Response in

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 @testable import MapServer
+import OpenMapKit
 import TestSupport
 import XCTest
 
@@ -234,6 +235,20 @@ final class MapKitJSBrowserTests: XCTestCase {
         XCTAssertTrue(hidden.allSatisfy { $0 == "none" }, "\(hidden)")
         XCTAssertTrue(shownPOIs.allSatisfy { $0 == "visible" }, "\(shownPOIs)")
         XCTAssertEqual(api["filterIncludesCafe"] as? [Bool], [true, false, true])
+        // The labels drawn follow a category filter, through OpenMapKit's category table.
+        let labels = { (name: String) in (api[name] as? [[String]] ?? []).map { (class: $0.first ?? "", subclass: $0.last ?? "") } }
+        let claims = { (category: MKPointOfInterestCategory, label: (class: String, subclass: String)) in
+            category.openMapTilesSubclasses.contains(label.subclass) || category.openMapTilesClasses.contains(label.class)
+        }
+        let before = labels("poiBeforeFilter")
+        XCTAssertTrue(before.contains { !claims(.cafe, $0) && !claims(.restaurant, $0) }, "the check needs other labels on the map first: \(before)")
+        let narrowed = labels("poiCafesAndRestaurants")
+        XCTAssertFalse(narrowed.isEmpty, "no café or restaurant label drawn")
+        for label in narrowed { XCTAssertTrue(claims(.cafe, label) || claims(.restaurant, label), "\(label) is neither a café nor a restaurant") }
+        let withoutRestaurants = labels("poiWithoutRestaurants")
+        XCTAssertFalse(withoutRestaurants.isEmpty)
+        for label in withoutRestaurants { XCTAssertFalse(claims(.restaurant, label), "\(label) is a restaurant") }
+        XCTAssertEqual(api["poiAfterFilter"] as? Int, before.count, "removing the filter brings every label back")
         XCTAssertEqual(api["showsUserLocation"] as? Bool, true, "an unsupported member reads back undefined")
         XCTAssertEqual(api["rotation"] as? Double ?? 0, 30, accuracy: 0.01)
         XCTAssertEqual(api["cameraDistance"] as? Double ?? 0, 3000, accuracy: 30)

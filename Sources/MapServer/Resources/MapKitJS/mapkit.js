@@ -18,10 +18,10 @@
  *   - mapType Hybrid and Satellite need aerial imagery, which this server does not have: the map
  *     shows the Standard map instead and `map.mapType` reads back "standard" (a console warning
  *     says so once).
- *   - map.pointOfInterestFilter on the map's own labels: a filter that includes every category
- *     (or none) shows (or hides) them; a filter naming categories shows all of them, because the
- *     tiles' point-of-interest classes are OpenStreetMap's, not Apple's categories. The filter is
- *     honoured fully by Search and PointsOfInterestSearch.
+ *   - map.pointOfInterestFilter narrows the map's own labels through OpenMapKit's table of each
+ *     category's OpenMapTiles classes (the tiles carry those, not Apple's categories), the same
+ *     table OpenMapKit's native maps use. A feature whose class no category claims is hidden by
+ *     an including filter and shown by an excluding one.
  *   - PointsOfInterestSearch.MaxRadius is 2000 m (the server's limit), and it is answered by
  *     /v1/searchPointsOfInterest, an OpenMapKit addition to the Maps Server API.
  *   - Travel times have no traffic (OpenStreetMap has none): staticTravelTime equals
@@ -277,6 +277,10 @@
     'Soccer', 'Spa', 'Stadium', 'Store', 'Surfing', 'Swimming', 'Tennis', 'Theater', 'University', 'Volleyball', 'Winery', 'Zoo',
   ].map((name) => [name, name])));
 
+  // Each category's OpenMapTiles classes and subclasses, filled in by the server from OpenMapKit's
+  // table when it serves this file: { "Cafe": [[classes], [subclasses]], … }.
+  const categoryClasses = /* OPENMAPKIT_CATEGORY_CLASSES */ {};
+
   class PointOfInterestFilter {
     constructor(including, categories) {
       this._including = including;
@@ -288,6 +292,18 @@
     excludesCategory(category) { return !this.includesCategory(category); }
     get _includesAll() { return !this._including && this._categories.length === 0; }
     get _excludesAll() { return this._including && this._categories.length === 0; }
+    // A MapLibre filter expression for the tiles' poi features (OpenMapTiles class and subclass)
+    // that this filter shows.
+    _openMapTilesTest() {
+      const classes = new Set(), subclasses = new Set();
+      for (const category of this._categories) {
+        const [c, sub] = categoryClasses[category] || [[], []];
+        c.forEach((x) => classes.add(x));
+        sub.forEach((x) => subclasses.add(x));
+      }
+      const any = ['any', ['in', ['get', 'class'], ['literal', [...classes].sort()]], ['in', ['get', 'subclass'], ['literal', [...subclasses].sort()]]];
+      return this._including ? any : ['!', any];
+    }
     // The /v1 parameters that say the same.
     _parameters() {
       if (this._includesAll) return {};
@@ -666,12 +682,22 @@
       if (scale && s.showsScale === FeatureVisibility.Adaptive) scale.style.visibility = zooming ? 'visible' : 'hidden';
     }
 
+    // The map's own point-of-interest labels (the style's layers on the `poi` source layer):
+    // hidden when the filter excludes every category, else narrowed to the categories' classes.
     _applyPointOfInterestFilter() {
       const gl = this._gl, filter = this._settings.pointOfInterestFilter;
-      if (!gl || !gl.getStyle()) return;
+      if (!gl || !this._styleReady) return;
       const visible = !(filter && filter._excludesAll);
+      const test = filter && !filter._excludesAll && !filter._includesAll ? filter._openMapTilesTest() : null;
+      this._styleFilters = this._styleFilters || {};
       for (const layer of gl.getStyle().layers) {
-        if (layer['source-layer'] === 'poi') gl.setLayoutProperty(layer.id, 'visibility', visible ? 'visible' : 'none');
+        if (layer['source-layer'] !== 'poi') continue;
+        // The style's own filter, kept from before any narrowing (per style: it is replaced on a change).
+        const key = `${this._currentStyle}|${layer.id}`;
+        if (!(key in this._styleFilters)) this._styleFilters[key] = layer.filter === undefined ? null : layer.filter;
+        const own = this._styleFilters[key];
+        gl.setFilter(layer.id, test ? (own ? ['all', own, test] : test) : own);
+        gl.setLayoutProperty(layer.id, 'visibility', visible ? 'visible' : 'none');
       }
     }
 

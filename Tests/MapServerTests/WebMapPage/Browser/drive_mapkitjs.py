@@ -116,6 +116,21 @@ API_CHECKS = r"""(async () => {
   out.poiHidden = poiVisibility();
   map.pointOfInterestFilter = mapkit.PointOfInterestFilter.filterIncludingAllCategories;
   out.poiShown = poiVisibility();
+  // Narrowed to cafés and restaurants: the labels drawn are of those categories' classes only.
+  const idle = () => Promise.race([new Promise((resolve) => gl.once('idle', resolve)), new Promise((resolve) => setTimeout(resolve, 5000))]);
+  const poiLayers = gl.getStyle().layers.filter((l) => l['source-layer'] === 'poi').map((l) => l.id);
+  const drawn = () => gl.queryRenderedFeatures({ layers: poiLayers }).map((f) => [f.properties.class || '', f.properties.subclass || '']);
+  await idle(); // the labels were hidden just before: drawn again first
+  out.poiBeforeFilter = drawn();
+  map.pointOfInterestFilter = mapkit.PointOfInterestFilter.including([mapkit.PointOfInterestCategory.Cafe, mapkit.PointOfInterestCategory.Restaurant]);
+  await idle();
+  out.poiCafesAndRestaurants = drawn();
+  map.pointOfInterestFilter = mapkit.PointOfInterestFilter.excluding([mapkit.PointOfInterestCategory.Restaurant]);
+  await idle();
+  out.poiWithoutRestaurants = drawn();
+  map.pointOfInterestFilter = null;
+  await idle();
+  out.poiAfterFilter = drawn().length;
   const cafes = mapkit.PointOfInterestFilter.including([mapkit.PointOfInterestCategory.Cafe]);
   out.filterIncludesCafe = [cafes.includesCategory('Cafe'), cafes.includesCategory('Bank'), cafes.excludesCategory('Bank')];
 
