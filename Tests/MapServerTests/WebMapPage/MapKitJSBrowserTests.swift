@@ -225,6 +225,20 @@ final class MapKitJSBrowserTests: XCTestCase {
         XCTAssertLessThan(shown["latitudeDelta"] ?? 1, 0.02)
         XCTAssertTrue((harbour["events"] as? [String] ?? []).contains("region-change-end"))
         XCTAssertGreaterThan(try Screenshot(shots["mapkitjs-03-harbour"]).fractionDiffering(from: map), 0.2, "the region change did not move the map")
+        // The user's location: followed with a dot, sent as a search hint, let go.
+        let user = report["userLocation"] as? [String: Any] ?? [:]
+        XCTAssertEqual(user["event"] as? [Double], [43.7310, 7.4200], "\(user)")
+        XCTAssertEqual(user["shows"] as? Bool, true)
+        let followed = user["center"] as? [Double] ?? []
+        XCTAssertEqual(followed.first ?? 0, 43.7310, accuracy: 1e-5)
+        XCTAssertEqual(followed.last ?? 0, 7.4200, accuracy: 1e-5)
+        XCTAssertEqual(user["annotation"] as? [Double], [43.7310, 7.4200])
+        XCTAssertEqual(user["dot"] as? Bool, true)
+        XCTAssertGreaterThan(user["searched"] as? Int ?? 0, 0)
+        XCTAssertEqual(user["hinted"] as? Int, 1, "the search should carry userLocation")
+        XCTAssertEqual(user["dotAfter"] as? Bool, false)
+        XCTAssertEqual(user["tracksAfter"] as? Bool, false)
+
         // The API's answers in the page.
         let api = report["api"] as? [String: Any] ?? [:]
         XCTAssertEqual(api["satellite"] as? String, "standard", "no imagery: the standard map, read back as such")
@@ -249,7 +263,7 @@ final class MapKitJSBrowserTests: XCTestCase {
         XCTAssertFalse(withoutRestaurants.isEmpty)
         for label in withoutRestaurants { XCTAssertFalse(claims(.restaurant, label), "\(label) is a restaurant") }
         XCTAssertEqual(api["poiAfterFilter"] as? Int, before.count, "removing the filter brings every label back")
-        XCTAssertEqual(api["showsUserLocation"] as? Bool, true, "an unsupported member reads back undefined")
+        XCTAssertEqual(api["showsUserLocationControl"] as? Bool, true, "an unsupported member reads back undefined")
         XCTAssertEqual(api["rotation"] as? Double ?? 0, 30, accuracy: 0.01)
         XCTAssertEqual(api["cameraDistance"] as? Double ?? 0, 3000, accuracy: 30)
         let zoomRange = api["zoomRange"] as? [String: Double] ?? [:]

@@ -32,8 +32,7 @@
  *
  * Not supported (reading these members gives undefined and setting them, or passing them as
  * options, warns once in the console, rather than storing values nothing uses):
- *   - map.showsUserLocation, map.tracksUserLocation, map.userLocationAnnotation, the
- *     "user-location-change" and "user-location-error" events, and services' getsUserLocation.
+ *   - map.showsUserLocationControl (user location itself works, from the Geolocation API).
  *   - Clustering: annotation.clusteringIdentifier and map.annotationForCluster.
  *   - Collision handling: annotation.displayPriority, annotation.collisionMode,
  *     annotation.padding (annotations are always all shown).
@@ -493,7 +492,8 @@
 .mk-map-type-control { display: flex; }
 .maplibregl-ctrl-group.mk-map-type-control button { width: auto; padding: 0 8px; font: 12px -apple-system, "Helvetica Neue", Arial, sans-serif; }
 .maplibregl-ctrl-group.mk-map-type-control button.mk-active { font-weight: 700; }
-.mk-hide-compass .maplibregl-ctrl-compass { display: none !important; }`;
+.mk-hide-compass .maplibregl-ctrl-compass { display: none !important; }
+.mk-user-location { width: 14px; height: 14px; border-radius: 50%; background: #0a84ff; border: 2px solid #fff; box-shadow: 0 0 0 6px rgba(10,132,255,0.25), 0 1px 3px rgba(0,0,0,0.4); }`;
     document.head.appendChild(style);
   }
 
@@ -545,7 +545,8 @@
       const o = options || {};
       const handled = ['colorScheme', 'mapType', 'showsCompass', 'showsZoomControl', 'showsMapTypeControl', 'showsScale', 'distances',
         'isRotationEnabled', 'isScrollEnabled', 'isZoomEnabled', 'padding', 'pointOfInterestFilter', 'cameraBoundary', 'cameraZoomRange',
-        'center', 'region', 'visibleMapRect', 'cameraDistance', 'rotation', 'annotations', 'overlays', 'selectedAnnotation'];
+        'center', 'region', 'visibleMapRect', 'cameraDistance', 'rotation', 'annotations', 'overlays', 'selectedAnnotation',
+        'showsUserLocation', 'tracksUserLocation'];
       for (const name of handled) {
         if (o[name] !== undefined) this[name] = o[name];
       }
@@ -601,6 +602,7 @@
         for (const overlay of this._overlays) overlay._attach(this);
       });
       for (const annotation of this._annotations) annotation._attach(this);
+      if (this._userLocation) this._userLocation._attach(this);
     }
 
     _transformRequest(url, kind) {
@@ -709,6 +711,7 @@
       forward('rotatestart', 'rotation-start');
       forward('rotateend', 'rotation-end');
       forward('dragstart', 'scroll-start');
+      gl.on('dragstart', () => { this._settings.tracksUserLocation = false; });
       forward('dragend', 'scroll-end');
       gl.on('zoomstart', () => { this._updateAdaptiveControls(true); this.dispatchEvent(mapkitEvent('zoom-start', {})); });
       gl.on('zoomend', () => {
@@ -1085,6 +1088,57 @@
       }
     }
 
+    // ---- User location, from the browser's Geolocation API (the page must be allowed to ask).
+
+    get showsUserLocation() { return !!this._settings.showsUserLocation; }
+    set showsUserLocation(value) {
+      this._settings.showsUserLocation = !!value;
+      if (!value) this._settings.tracksUserLocation = false;
+      this._watchUserLocation();
+    }
+    // Following the user's location also shows it; a drag of the map stops following, as MapKit's.
+    get tracksUserLocation() { return !!this._settings.tracksUserLocation; }
+    set tracksUserLocation(value) {
+      this._settings.tracksUserLocation = !!value;
+      if (value) this._settings.showsUserLocation = true;
+      this._watchUserLocation();
+      if (value && this._userLocation) this.setCenterAnimated(this._userLocation.coordinate, true);
+    }
+    get userLocationAnnotation() { return this._userLocation || null; }
+
+    _watchUserLocation() {
+      const wanted = this._settings.showsUserLocation && !this._destroyed;
+      if (wanted && this._geolocationWatch === undefined) {
+        if (!navigator.geolocation) {
+          this.dispatchEvent(mapkitEvent('user-location-error', { code: 2, message: 'this browser has no Geolocation API' }));
+          return;
+        }
+        this._geolocationWatch = navigator.geolocation.watchPosition((position) => {
+          const coordinate = new Coordinate(position.coords.latitude, position.coords.longitude);
+          if (!this._userLocation) {
+            this._userLocation = new Annotation(coordinate, () => {
+              const dot = document.createElement('div');
+              dot.className = 'mk-user-location';
+              return dot;
+            }, { title: 'My Location', anchorOffset: new DOMPoint(0, 9), calloutEnabled: false });
+            this._userLocation._map = this;
+            if (this._gl) this._userLocation._attach(this);
+          } else {
+            this._userLocation.coordinate = coordinate;
+          }
+          this.dispatchEvent(mapkitEvent('user-location-change', { coordinate, timestamp: new Date(position.timestamp) }));
+          if (this._settings.tracksUserLocation) this.setCenterAnimated(coordinate, true);
+        }, (error) => {
+          this.dispatchEvent(mapkitEvent('user-location-error', { code: error.code, message: error.message }));
+        }, { enableHighAccuracy: true });
+      } else if (!wanted && this._geolocationWatch !== undefined) {
+        navigator.geolocation.clearWatch(this._geolocationWatch);
+        this._geolocationWatch = undefined;
+        if (this._userLocation) this._userLocation._detach();
+        this._userLocation = null;
+      }
+    }
+
     // Annotations, overlays, arrays of them and item collections (from importGeoJSON).
     addItems(items) { const list = flattenItems(items); list.forEach((i) => (i instanceof Overlay ? this.addOverlay(i) : this.addAnnotation(i))); return list; }
     removeItems(items) { const list = flattenItems(items); list.forEach((i) => (i instanceof Overlay ? this.removeOverlay(i) : this.removeAnnotation(i))); return list; }
@@ -1092,6 +1146,7 @@
     destroy() {
       if (this._destroyed) return;
       this._destroyed = true;
+      this._watchUserLocation();
       for (const a of this._annotations) a._detach();
       if (this._gl) this._gl.remove();
       this._gl = null;
@@ -1547,11 +1602,28 @@
   const pending = new Map();
   let requestCounter = 0;
 
+  // The browser's position once, for services' getsUserLocation; null when it is refused or slow.
+  function currentPosition() {
+    if (!navigator.geolocation) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      navigator.geolocation.getCurrentPosition((p) => resolve(new Coordinate(p.coords.latitude, p.coords.longitude)), () => resolve(null),
+        { timeout: 5000, maximumAge: 60000 });
+    });
+  }
+
   class Service {
     constructor(options) {
       const o = options || {};
       this.language = o.language || null;
-      if (o.getsUserLocation !== undefined) this.getsUserLocation = o.getsUserLocation;
+      // Whether searches and geocoding send the browser's position as a hint (userLocation).
+      this.getsUserLocation = !!o.getsUserLocation;
+    }
+
+    async _userLocationParameter(options) {
+      const asks = options && options.getsUserLocation !== undefined ? options.getsUserLocation : this.getsUserLocation;
+      if (!asks) return {};
+      const position = await currentPosition();
+      return position ? { userLocation: coordinateParameter(position) } : {};
     }
 
     _language(options) { return (options && options.language) || this.language || language; }
@@ -1677,7 +1749,7 @@
           body = await apiFetch(serverURL(query._completionUrl.replace(/^\//, '')) + `&lang=${encodeURIComponent(this._language(options))}`, signal);
         } else {
           const text = query instanceof SearchAutocompleteResult ? query.displayLines.join(', ') : String(query);
-          body = await apiGet('v1/search', Object.assign({ q: text }, this._parameters(options, false)), signal);
+          body = await apiGet('v1/search', Object.assign({ q: text }, this._parameters(options, false), await this._userLocationParameter(options)), signal);
         }
         const places = (body.results || []).map((p) => new Place(p));
         const data = { query: typeof query === 'string' ? query : (query.displayLines || []).join(', '), places };
@@ -1692,7 +1764,7 @@
         options = callback; callback = null;
       }
       return this._request(async (signal) => {
-        const body = await apiGet('v1/searchAutocomplete', Object.assign({ q: String(query) }, this._parameters(options, true)), signal);
+        const body = await apiGet('v1/searchAutocomplete', Object.assign({ q: String(query) }, this._parameters(options, true), await this._userLocationParameter(options)), signal);
         return { query: String(query), results: (body.results || []).map((r) => new SearchAutocompleteResult(r)) };
       }, callback, ['autocompleteDidComplete', 'autocompleteDidError'], options);
     }
@@ -1704,7 +1776,7 @@
       if (callback && typeof callback === 'object' && options === undefined) { options = callback; callback = null; }
       const o = options || {};
       return this._request(async (signal) => {
-        const p = { q: String(place), lang: this._language(o) };
+        const p = Object.assign({ q: String(place), lang: this._language(o) }, await this._userLocationParameter(o));
         if (o.region) p.searchRegion = regionParameter(o.region);
         else if (o.coordinate) p.searchLocation = coordinateParameter(o.coordinate);
         if (o.limitToCountries) p.limitToCountries = Array.isArray(o.limitToCountries) ? o.limitToCountries.join(',') : o.limitToCountries;
@@ -1976,12 +2048,11 @@
       });
     }
   }
-  unsupported(MapKitMap, ['showsUserLocation', 'tracksUserLocation', 'userLocationAnnotation', 'showsUserLocationControl',
+  unsupported(MapKitMap, ['showsUserLocationControl',
     'annotationForCluster', 'isPitchEnabled', 'pitch', 'loadPriority', 'tintColor', 'showsPointsOfInterest',
     'selectableMapFeatures', 'selectableMapFeatureSelectionAccessory', 'annotationForMapFeature']);
   unsupported(Annotation, ['clusteringIdentifier', 'displayPriority', 'collisionMode', 'padding', 'selectionAccessory']);
   unsupported(Style, ['lineGradient', 'strokeStart', 'strokeEnd']);
-  unsupported(Service, ['getsUserLocation']);
 
   // ---------------------------------------------------------------------------------------------
   // The namespace

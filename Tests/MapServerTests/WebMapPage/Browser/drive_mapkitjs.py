@@ -93,6 +93,31 @@ REFUSED_TOKEN = r"""(async () => {
 })()"""
 
 
+# The browser's position (granted and set by the driver): the map follows it with a dot, and a
+# search with getsUserLocation sends it as a hint.
+USER_LOCATION = r"""(async () => {
+  const out = {};
+  const changed = new Promise((resolve) => map.addEventListener('user-location-change', (e) => resolve(e.coordinate)));
+  map.tracksUserLocation = true;
+  const coordinate = await changed;
+  out.event = [coordinate.latitude, coordinate.longitude];
+  out.shows = map.showsUserLocation;
+  await new Promise((resolve) => { const f = () => { map.removeEventListener('region-change-end', f); resolve(); }; map.addEventListener('region-change-end', f); });
+  out.center = [map.center.latitude, map.center.longitude];
+  const a = map.userLocationAnnotation;
+  out.annotation = a ? [a.coordinate.latitude, a.coordinate.longitude] : null;
+  out.dot = !!document.querySelector('#map .mk-user-location');
+  const found = await new mapkit.Search({ getsUserLocation: true }).search('pharmacy');
+  out.searched = found.places.length;
+  out.hinted = performance.getEntriesByType('resource').map((e) => e.name)
+    .filter((name) => name.includes('/v1/search?') && name.includes('userLocation=43.731%2C7.42')).length;
+  map.showsUserLocation = false;
+  out.dotAfter = !!document.querySelector('#map .mk-user-location');
+  out.tracksAfter = map.tracksUserLocation;
+  return out;
+})()"""
+
+
 # Calls a page could make, with what they answered. Async: camera changes are awaited to their
 # region-change-end.
 API_CHECKS = r"""(async () => {
@@ -135,8 +160,8 @@ API_CHECKS = r"""(async () => {
   out.filterIncludesCafe = [cafes.includesCategory('Cafe'), cafes.includesCategory('Bank'), cafes.excludesCategory('Bank')];
 
   // Unsupported members do not pretend.
-  map.showsUserLocation = true;
-  out.showsUserLocation = map.showsUserLocation === undefined;
+  map.showsUserLocationControl = true;
+  out.showsUserLocationControl = map.showsUserLocationControl === undefined;
 
   // Rotation and camera distance read back what was set.
   let done = ended();
@@ -296,6 +321,11 @@ def steps(args, record, page, shot, sample_url):
         "events": results(page)["events"],
     }
     shot("mapkitjs-03-harbour")
+
+    # The user's location, with the page allowed to ask for it and the browser's position set.
+    page.browser.send("Browser.grantPermissions", {"origin": page.evaluate("location.origin"), "permissions": ["geolocation"]})
+    page.call("Emulation.setGeolocationOverride", {"latitude": 43.7310, "longitude": 7.4200, "accuracy": 10})
+    record["userLocation"] = page.evaluate(USER_LOCATION, timeout=30)
 
     # The API's own answers, evaluated in the page: properties read back, geometry, conversions.
     record["api"] = page.evaluate(API_CHECKS, timeout=30)
