@@ -22,6 +22,10 @@ final class MapKitJSBrowserTests: XCTestCase {
             XCTAssertEqual(script.headers[.accessControlAllowOrigin], "https://example.com", "a page on an allowed origin may load it with crossorigin")
             XCTAssertTrue(script.text.contains("window.mapkit = mapkit"), "\(script.text.prefix(200))")
             XCTAssertTrue(script.text.contains("Not supported"), "the unsupported members are listed at the top")
+            // The category table is filled in from OpenMapKit's.
+            XCTAssertFalse(script.text.contains(MapKitJSRoutes.categoryTablePlaceholder))
+            let cafe = MKPointOfInterestCategory.cafe.openMapTilesClasses.map { "\"\($0)\"" }.joined(separator: ",")
+            XCTAssertTrue(script.text.contains("\"Cafe\":[[\(cafe)]"), "\(cafe)")
             let etag = try XCTUnwrap(script.headers[.eTag])
             let again = try await client.execute(uri: "/mapkit.js", method: .get, headers: [.ifNoneMatch: etag])
             XCTAssertEqual(again.status, .notModified)
