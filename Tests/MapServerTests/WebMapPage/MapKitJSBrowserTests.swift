@@ -295,6 +295,13 @@ final class MapKitJSBrowserTests: XCTestCase {
         let mapRect = api["mapRect"] as? [Double] ?? []
         XCTAssertEqual(mapRect.count > 2 ? mapRect[1] : 0, 7.4246, accuracy: 1e-9)
         XCTAssertEqual(mapRect.count > 2 ? mapRect[2] : 0, 0.04, accuracy: 1e-9)
+        let far = api["clusterFar"] as? [String: Any] ?? [:], near = api["clusterNear"] as? [String: Any] ?? [:]
+        XCTAssertEqual(far["members"] as? Int, 0, "\(far)")
+        XCTAssertTrue((far["glyphs"] as? [String] ?? []).contains("3"), "\(far)")
+        XCTAssertEqual(near["members"] as? Int, 3, "\(near)")
+        XCTAssertFalse((near["glyphs"] as? [String] ?? []).contains("3"), "\(near)")
+        XCTAssertEqual(api["collision"] as? [String], ["H"])
+        XCTAssertEqual(api["noCollision"] as? [String], ["H", "L"])
         XCTAssertEqual(api["mapsWithSecond"] as? Int, 2)
         XCTAssertEqual(api["mapsAfterDestroy"] as? Int, 1)
         XCTAssertEqual(api["secondElementGone"] as? Bool, true)

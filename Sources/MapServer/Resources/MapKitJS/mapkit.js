@@ -33,9 +33,6 @@
  * Not supported (reading these members gives undefined and setting them, or passing them as
  * options, warns once in the console, rather than storing values nothing uses):
  *   - map.showsUserLocationControl (user location itself works, from the Geolocation API).
- *   - Clustering: annotation.clusteringIdentifier and map.annotationForCluster.
- *   - Collision handling: annotation.displayPriority, annotation.collisionMode,
- *     annotation.padding (annotations are always all shown).
  *   - map.isPitchEnabled / map.pitch, map.loadPriority, map.tintColor, map.showsUserLocationControl,
  *     map.showsPointsOfInterest (use pointOfInterestFilter), Style.lineGradient,
  *     Style.strokeStart/strokeEnd, Style.fillRule "evenodd" (holes are drawn from the rings given).
@@ -603,6 +600,7 @@
       });
       for (const annotation of this._annotations) annotation._attach(this);
       if (this._userLocation) this._userLocation._attach(this);
+      this._scheduleLayout();
     }
 
     _transformRequest(url, kind) {
@@ -721,7 +719,7 @@
       });
       gl.on('rotate', () => this._updateAdaptiveControls(true));
       gl.on('click', (e) => { if (this._longPressed) { this._longPressed = false; return; } this._tapped(e); });
-      gl.on('moveend', () => { if (this._settings.cameraZoomRange) this._applyZoomRange(); });
+      gl.on('moveend', () => { if (this._settings.cameraZoomRange) this._applyZoomRange(); this._scheduleLayout(); });
       // long-press: half a second held without moving (MapLibre has no such event).
       const canvas = gl.getCanvasContainer();
       let press = null;
@@ -1001,6 +999,7 @@
       this._annotations.push(annotation);
       annotation._map = this;
       if (this._gl) annotation._attach(this);
+      this._scheduleLayout();
       if (annotation._selected) this.selectedAnnotation = annotation;
       return annotation;
     }
@@ -1011,7 +1010,9 @@
       if (this._selectedAnnotation === annotation) this.selectedAnnotation = null;
       this._annotations.splice(index, 1);
       annotation._detach();
+      annotation._setLayoutHidden(false);
       annotation._map = null;
+      this._scheduleLayout();
       return annotation;
     }
     removeAnnotations(list) { list.slice().forEach((a) => this.removeAnnotation(a)); return list; }
@@ -1088,6 +1089,93 @@
       }
     }
 
+    // ---- Clustering and collisions, worked out after each move and each change of annotations.
+    // Annotations sharing a clusteringIdentifier that lie within a marker's width of one another
+    // are shown as one cluster annotation (a marker with their count, or annotationForCluster's);
+    // then an annotation below DisplayPriority.Required that overlaps a more important one (by
+    // its collisionMode's shape, grown by its padding) is hidden.
+
+    get annotationForCluster() { return this._annotationForCluster || null; }
+    set annotationForCluster(value) { this._annotationForCluster = typeof value === 'function' ? value : null; this._clearClusters(); this._scheduleLayout(); }
+
+    _scheduleLayout() {
+      if (!this._gl || this._layoutFrame) return;
+      this._layoutFrame = requestAnimationFrame(() => { this._layoutFrame = 0; this._layoutAnnotations(); });
+    }
+
+    _clearClusters() {
+      for (const cluster of (this._clusters || new Map()).values()) {
+        if (this._selectedAnnotation === cluster) this.selectedAnnotation = null;
+        cluster._detach();
+      }
+      this._clusters = new Map();
+    }
+
+    _layoutAnnotations() {
+      const gl = this._gl;
+      if (!gl || this._destroyed) return;
+      const project = (c) => gl.project([c.longitude, c.latitude]);
+      const byPriority = (x, y) => y.displayPriority - x.displayPriority;
+      const groups = new Map();
+      for (const a of this._annotations) {
+        if (a.clusteringIdentifier && a._visible) {
+          if (!groups.has(a.clusteringIdentifier)) groups.set(a.clusteringIdentifier, []);
+          groups.get(a.clusteringIdentifier).push(a);
+        }
+      }
+      const clustered = new Set(), wanted = [];
+      for (const [id, members] of groups) {
+        const points = members.map((a) => ({ a, p: project(a.coordinate) })).sort((x, y) => byPriority(x.a, y.a));
+        for (const seed of points) {
+          if (clustered.has(seed.a)) continue;
+          const near = points.filter((o) => !clustered.has(o.a) && Math.hypot(o.p.x - seed.p.x, o.p.y - seed.p.y) < CLUSTER_DISTANCE);
+          if (near.length < 2) continue;
+          near.forEach((o) => clustered.add(o.a));
+          wanted.push({ id, members: near.map((o) => o.a) });
+        }
+      }
+      // The same members keep their cluster annotation (and its selection).
+      const previous = this._clusters || new Map(), next = new Map();
+      for (const { id, members } of wanted) {
+        const key = `${id}|${members.map((a) => a._uid).sort((x, y) => x - y).join(',')}`;
+        next.set(key, previous.get(key) || this._makeCluster(id, members));
+        previous.delete(key);
+      }
+      this._clusters = previous;
+      this._clearClusters();
+      this._clusters = next;
+      for (const a of this._annotations) a._setLayoutHidden(clustered.has(a));
+      for (const cluster of next.values()) cluster._setLayoutHidden(false);
+
+      const placed = [];
+      const shown = this._annotations.filter((a) => !clustered.has(a) && a._visible && a._element).concat([...next.values()]).sort(byPriority);
+      for (const a of shown) {
+        const r = a._element.getBoundingClientRect(), p = a.padding || new Padding(0, 0, 0, 0);
+        const box = { left: r.left - p.left, top: r.top - p.top, right: r.right + p.right, bottom: r.bottom + p.bottom, circle: a.collisionMode === CollisionMode.Circle };
+        const hideable = a.displayPriority < DisplayPriority.Required && a.collisionMode !== CollisionMode.None && a !== this._selectedAnnotation;
+        if (hideable && placed.some((b) => collides(box, b))) { a._setLayoutHidden(true); continue; }
+        if (a.collisionMode !== CollisionMode.None) placed.push(box);
+      }
+    }
+
+    _makeCluster(id, members) {
+      const latitude = members.reduce((sum, a) => sum + a.coordinate.latitude, 0) / members.length;
+      const longitude = members.reduce((sum, a) => sum + a.coordinate.longitude, 0) / members.length;
+      const first = members[0];
+      let cluster = new MarkerAnnotation(new Coordinate(latitude, longitude), {
+        glyphText: String(members.length), color: first instanceof MarkerAnnotation ? first.color : undefined,
+        title: first.title, subtitle: `+${members.length - 1} more`, clusteringIdentifier: id,
+      });
+      cluster.memberAnnotations = members;
+      if (this._annotationForCluster) {
+        const custom = this._annotationForCluster(cluster);
+        if (custom instanceof Annotation) { custom.memberAnnotations = members; cluster = custom; }
+      }
+      cluster._map = this;
+      cluster._attach(this);
+      return cluster;
+    }
+
     // ---- User location, from the browser's Geolocation API (the page must be allowed to ask).
 
     get showsUserLocation() { return !!this._settings.showsUserLocation; }
@@ -1147,6 +1235,7 @@
       if (this._destroyed) return;
       this._destroyed = true;
       this._watchUserLocation();
+      this._clearClusters();
       for (const a of this._annotations) a._detach();
       if (this._gl) this._gl.remove();
       this._gl = null;
@@ -1189,6 +1278,19 @@
   const DisplayPriority = Object.freeze({ Low: 250, High: 750, Required: 1000 });
   const CollisionMode = Object.freeze({ Rectangle: 'rectangle', Circle: 'circle', None: 'none' });
 
+  let annotationCounter = 0;
+  // How close (CSS pixels) annotations of one clusteringIdentifier must be to form a cluster.
+  const CLUSTER_DISTANCE = 36;
+
+  // Whether two collision frames overlap: rectangles, or the circles inside them.
+  function collides(a, b) {
+    if (a.circle && b.circle) {
+      const ra = Math.min(a.right - a.left, a.bottom - a.top) / 2, rb = Math.min(b.right - b.left, b.bottom - b.top) / 2;
+      return Math.hypot((a.left + a.right - b.left - b.right) / 2, (a.top + a.bottom - b.top - b.bottom) / 2) < ra + rb;
+    }
+    return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  }
+
   class Annotation extends EventSource {
     constructor(coordinate, factory, options) {
       super();
@@ -1210,7 +1312,12 @@
       this.calloutOffset = o.calloutOffset || new DOMPoint(0, 0);
       this.accessibilityLabel = o.accessibilityLabel || null;
       this._size = o.size || null;
-      for (const name of ['clusteringIdentifier', 'displayPriority', 'collisionMode', 'padding']) if (o[name] !== undefined) this[name] = o[name];
+      // Clustering and collisions (see the map's _layoutAnnotations).
+      this.clusteringIdentifier = o.clusteringIdentifier || null;
+      this.displayPriority = o.displayPriority !== undefined ? Number(o.displayPriority) : DisplayPriority.Required;
+      this.collisionMode = o.collisionMode || CollisionMode.Rectangle;
+      this.padding = o.padding ? toPadding(o.padding) : new Padding(0, 0, 0, 0);
+      this._uid = ++annotationCounter;
       this._element = factory ? factory(this._coordinate, o) : null;
       if (factory && !(this._element instanceof Element)) throw new TypeError('mapkit.Annotation: the factory must return a DOM element');
     }
@@ -1279,6 +1386,15 @@
     }
 
     _markerCoordinate() { const c = this._marker.getLngLat(); return new Coordinate(c.lat, c.lng); }
+
+    // Hidden by the map's layout (in a cluster, or under a more important annotation), apart from
+    // the page's own `visible`.
+    _setLayoutHidden(hidden) {
+      if (this._layoutHidden === hidden || !this._element) return;
+      this._layoutHidden = hidden;
+      this._element.style.display = hidden ? 'none' : '';
+      if (hidden) this._hideCallout(); else if (this._selected) this._showCallout();
+    }
 
     _detach() {
       this._hideCallout();
@@ -2048,10 +2164,9 @@
       });
     }
   }
-  unsupported(MapKitMap, ['showsUserLocationControl',
-    'annotationForCluster', 'isPitchEnabled', 'pitch', 'loadPriority', 'tintColor', 'showsPointsOfInterest',
+  unsupported(MapKitMap, ['showsUserLocationControl', 'isPitchEnabled', 'pitch', 'loadPriority', 'tintColor', 'showsPointsOfInterest',
     'selectableMapFeatures', 'selectableMapFeatureSelectionAccessory', 'annotationForMapFeature']);
-  unsupported(Annotation, ['clusteringIdentifier', 'displayPriority', 'collisionMode', 'padding', 'selectionAccessory']);
+  unsupported(Annotation, ['selectionAccessory']);
   unsupported(Style, ['lineGradient', 'strokeStart', 'strokeEnd']);
 
   // ---------------------------------------------------------------------------------------------

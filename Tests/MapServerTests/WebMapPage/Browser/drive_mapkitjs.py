@@ -215,6 +215,41 @@ API_CHECKS = r"""(async () => {
   const rect = region.toMapRect().toCoordinateRegion();
   out.mapRect = [rect.center.latitude, rect.center.longitude, rect.span.longitudeDelta];
 
+  // Clustering: three markers 5 m apart sharing a clusteringIdentifier are one marker with their
+  // count from afar, and three from close by.
+  const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 50))));
+  const spot = new mapkit.Coordinate(43.7330, 7.4170);
+  const kiosks = [0, 1, 2].map((i) => new mapkit.MarkerAnnotation(new mapkit.Coordinate(spot.latitude + i * 0.00005, spot.longitude),
+    { clusteringIdentifier: 'kiosks', title: `Kiosk ${i + 1}`, glyphText: 'K' }));
+  map.addAnnotations(kiosks);
+  const visibleGlyphs = () => [...document.querySelectorAll('#map .mk-marker')].filter((e) => e.style.display !== 'none')
+    .map((e) => e.querySelector('.mk-glyph').textContent);
+  done = ended();
+  map.setRegionAnimated(new mapkit.CoordinateRegion(spot, new mapkit.CoordinateSpan(0.01, 0.01)), false);
+  await done;
+  await frames();
+  out.clusterFar = { glyphs: visibleGlyphs(), members: kiosks.filter((k) => k.element.style.display !== 'none').length };
+  done = ended();
+  map.setRegionAnimated(new mapkit.CoordinateRegion(spot, new mapkit.CoordinateSpan(0.0003, 0.0003)), false);
+  await done;
+  await frames();
+  out.clusterNear = { glyphs: visibleGlyphs(), members: kiosks.filter((k) => k.element.style.display !== 'none').length };
+  map.removeAnnotations(kiosks);
+
+  // Collisions: a low-priority marker under a required one is hidden; without collisions both show.
+  const low = new mapkit.MarkerAnnotation(spot, { displayPriority: mapkit.Annotation.DisplayPriority.Low, glyphText: 'L' });
+  const high = new mapkit.MarkerAnnotation(spot, { glyphText: 'H' });
+  map.addAnnotations([low, high]);
+  await frames();
+  out.collision = visibleGlyphs().filter((g) => g === 'L' || g === 'H').sort();
+  low.collisionMode = mapkit.Annotation.CollisionMode.None;
+  done = ended();
+  map.setCenterAnimated(spot, false);
+  await done;
+  await frames();
+  out.noCollision = visibleGlyphs().filter((g) => g === 'L' || g === 'H').sort();
+  map.removeAnnotations([low, high]);
+
   // A second map, then destroyed.
   const element = document.createElement('div');
   element.style.cssText = 'position:absolute;left:0;top:0;width:200px;height:150px';
