@@ -267,7 +267,10 @@ final class MapKitJSBrowserTests: XCTestCase {
         XCTAssertFalse(withoutRestaurants.isEmpty)
         for label in withoutRestaurants { XCTAssertFalse(claims(.restaurant, label), "\(label) is a restaurant") }
         XCTAssertEqual(api["poiAfterFilter"] as? Int, before.count, "removing the filter brings every label back")
-        XCTAssertEqual(api["showsUserLocationControl"] as? Bool, true, "an unsupported member reads back undefined")
+        XCTAssertEqual(api["tintColor"] as? Bool, true, "an unsupported member reads back its default")
+        let noPOIs = api["showsPointsOfInterestFalse"] as? [Any] ?? []
+        XCTAssertEqual(noPOIs.first as? Bool, false)
+        XCTAssertTrue(noPOIs.count > 1 && noPOIs.dropFirst().allSatisfy { $0 as? String == "none" }, "\(noPOIs)")
         XCTAssertEqual(api["rotation"] as? Double ?? 0, 30, accuracy: 0.01)
         XCTAssertEqual(api["cameraDistance"] as? Double ?? 0, 3000, accuracy: 30)
         let zoomRange = api["zoomRange"] as? [String: Double] ?? [:]

@@ -30,12 +30,14 @@
  *   - PlaceLookup answers with the place's OpenStreetMap name whatever the language (the server
  *     cannot localise a place looked up by id); searches answer in the asked language.
  *
- * Not supported (reading these members gives undefined and setting them, or passing them as
- * options, warns once in the console, rather than storing values nothing uses):
- *   - map.showsUserLocationControl (user location itself works, from the Geolocation API).
- *   - map.isPitchEnabled / map.pitch, map.loadPriority, map.tintColor, map.showsUserLocationControl,
- *     map.showsPointsOfInterest (use pointOfInterestFilter), Style.lineGradient,
- *     Style.strokeStart/strokeEnd, Style.fillRule "evenodd" (holes are drawn from the rings given).
+ *   - Style.fillRule: a polygon fills its first ring less the others whichever rule is named
+ *     (the same for rings that do not cross).
+ *
+ * Not supported (reading these members gives MapKit JS's default, and setting them to anything
+ * else, or passing that as an option, warns once in the console, rather than storing values
+ * nothing uses):
+ *   - map.loadPriority, map.tintColor, annotation.selectionAccessory, Style.lineGradient,
+ *     Style.strokeStart/strokeEnd and Style.lineDashOffset (MapLibre's lines have none).
  *   - Not defined at all: mapkit.LookAround, mapkit.LookAroundPreview, mapkit.MapFeatureAnnotation
  *     and map feature selection (selectableMapFeatures), mapkit.PlaceDetail, mapkit.PlaceSelectionAccessory,
  *     mapkit.TileOverlay.
@@ -543,7 +545,7 @@
       const handled = ['colorScheme', 'mapType', 'showsCompass', 'showsZoomControl', 'showsMapTypeControl', 'showsScale', 'distances',
         'isRotationEnabled', 'isScrollEnabled', 'isZoomEnabled', 'padding', 'pointOfInterestFilter', 'cameraBoundary', 'cameraZoomRange',
         'center', 'region', 'visibleMapRect', 'cameraDistance', 'rotation', 'annotations', 'overlays', 'selectedAnnotation',
-        'showsUserLocation', 'tracksUserLocation'];
+        'showsUserLocation', 'tracksUserLocation', 'showsUserLocationControl', 'showsPointsOfInterest', 'annotationForCluster'];
       for (const name of handled) {
         if (o[name] !== undefined) this[name] = o[name];
       }
@@ -668,6 +670,11 @@
       }
       if (s.showsMapTypeControl) {
         const control = new MapTypeControl(this);
+        gl.addControl(control, 'top-right');
+        this._controls.push(control);
+      }
+      if (s.showsUserLocationControl) {
+        const control = new UserLocationControl(this);
         gl.addControl(control, 'top-right');
         this._controls.push(control);
       }
@@ -987,6 +994,14 @@
       this._settings.pointOfInterestFilter = value || null;
       this._applyPointOfInterestFilter();
     }
+    // MapKit JS's older switch for the same labels: all or none.
+    get showsPointsOfInterest() { const f = this._settings.pointOfInterestFilter; return !(f && f._excludesAll); }
+    set showsPointsOfInterest(value) {
+      this.pointOfInterestFilter = value ? PointOfInterestFilter.filterIncludingAllCategories : PointOfInterestFilter.filterExcludingAllCategories;
+    }
+
+    get showsUserLocationControl() { return !!this._settings.showsUserLocationControl; }
+    set showsUserLocationControl(value) { this._settings.showsUserLocationControl = !!value; this._applyControls(); }
 
     // ---- Annotations
 
@@ -1247,6 +1262,24 @@
   MapKitMap.ColorSchemes = ColorSchemes;
   MapKitMap.MapTypes = MapTypes;
   MapKitMap.Distances = Distances;
+
+  // The user location control: a button that shows and follows the user's location.
+  class UserLocationControl {
+    constructor(map) { this.map = map; }
+    onAdd() {
+      this.container = document.createElement('div');
+      this.container.className = 'maplibregl-ctrl maplibregl-ctrl-group mk-user-location-control';
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.title = 'Show my location';
+      button.setAttribute('aria-label', 'Show my location');
+      button.textContent = '➤';
+      button.addEventListener('click', () => { this.map.tracksUserLocation = true; });
+      this.container.appendChild(button);
+      return this.container;
+    }
+    onRemove() { this.container.remove(); }
+  }
 
   // The map type control: the map types this server can draw.
   class MapTypeControl {
@@ -1567,13 +1600,15 @@
       this.strokeOpacity = o.strokeOpacity !== undefined ? o.strokeOpacity : 1;
       this.lineWidth = o.lineWidth !== undefined ? o.lineWidth : 1;
       this.lineDash = o.lineDash || [];
-      this.lineDashOffset = o.lineDashOffset || 0;
+      if (o.lineDashOffset !== undefined) this.lineDashOffset = o.lineDashOffset;
       this.lineCap = o.lineCap || 'round';
       this.lineJoin = o.lineJoin || 'round';
       this.fillColor = o.fillColor !== undefined ? o.fillColor : 'rgb(0, 122, 255)';
       this.fillOpacity = o.fillOpacity !== undefined ? o.fillOpacity : 0.1;
       this.fillRule = o.fillRule || 'nonzero';
       for (const name of ['lineGradient', 'strokeStart', 'strokeEnd']) if (o[name] !== undefined) this[name] = o[name];
+      // (fillRule is kept for reading back: MapLibre fills a polygon's first ring less the others
+      // whichever rule is named, which is what both rules draw for rings that do not cross.)
     }
   }
 
@@ -2149,13 +2184,16 @@
   // gives undefined and setting them warns once, rather than storing a value nothing uses.
 
   const warnedUnsupported = new Set();
-  function unsupported(type, names) {
-    for (const name of names) {
+  // `defaults`: each member's MapKit JS default, which reading gives and setting may repeat
+  // without a warning (undefined when it has none).
+  function unsupported(type, defaults) {
+    for (const [name, fallback] of Object.entries(defaults)) {
+      if (Object.getOwnPropertyDescriptor(type.prototype, name)) throw new Error(`mapkit.js: ${name} is implemented; do not list it as unsupported`);
       Object.defineProperty(type.prototype, name, {
-        get() { return undefined; },
+        get() { return fallback; },
         set(value) {
           const what = `${type.name === 'MapKitMap' ? 'Map' : type.name}.${name}`;
-          if (value !== undefined && value !== null && value !== false && !warnedUnsupported.has(what)) {
+          if (value !== undefined && value !== null && value !== false && value !== fallback && !warnedUnsupported.has(what)) {
             warnedUnsupported.add(what);
             console.warn(`mapkit.${what} is not supported by this server's MapKit JS (see the top of mapkit.js)`);
           }
@@ -2164,10 +2202,11 @@
       });
     }
   }
-  unsupported(MapKitMap, ['showsUserLocationControl', 'isPitchEnabled', 'pitch', 'loadPriority', 'tintColor', 'showsPointsOfInterest',
-    'selectableMapFeatures', 'selectableMapFeatureSelectionAccessory', 'annotationForMapFeature']);
-  unsupported(Annotation, ['selectionAccessory']);
-  unsupported(Style, ['lineGradient', 'strokeStart', 'strokeEnd']);
+  unsupported(MapKitMap, { loadPriority: undefined, tintColor: undefined, selectableMapFeatures: undefined,
+    selectableMapFeatureSelectionAccessory: undefined, annotationForMapFeature: undefined });
+  unsupported(Annotation, { selectionAccessory: undefined });
+  // MapLibre's lines have no dash offset, gradient or partial stroke.
+  unsupported(Style, { lineGradient: undefined, strokeStart: 0, strokeEnd: 1, lineDashOffset: 0 });
 
   // ---------------------------------------------------------------------------------------------
   // The namespace

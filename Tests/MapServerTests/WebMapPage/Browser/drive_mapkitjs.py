@@ -98,7 +98,9 @@ REFUSED_TOKEN = r"""(async () => {
 USER_LOCATION = r"""(async () => {
   const out = {};
   const changed = new Promise((resolve) => map.addEventListener('user-location-change', (e) => resolve(e.coordinate)));
-  map.tracksUserLocation = true;
+  // The user location control's button starts following.
+  map.showsUserLocationControl = true;
+  document.querySelector('#map .mk-user-location-control button').click();
   const coordinate = await changed;
   out.event = [coordinate.latitude, coordinate.longitude];
   out.shows = map.showsUserLocation;
@@ -160,8 +162,11 @@ API_CHECKS = r"""(async () => {
   out.filterIncludesCafe = [cafes.includesCategory('Cafe'), cafes.includesCategory('Bank'), cafes.excludesCategory('Bank')];
 
   // Unsupported members do not pretend.
-  map.showsUserLocationControl = true;
-  out.showsUserLocationControl = map.showsUserLocationControl === undefined;
+  map.tintColor = '#ff0000';
+  out.tintColor = map.tintColor === undefined;
+  map.showsPointsOfInterest = false;
+  out.showsPointsOfInterestFalse = [map.showsPointsOfInterest, ...poiVisibility()];
+  map.showsPointsOfInterest = true;
 
   // Rotation and camera distance read back what was set.
   let done = ended();
