@@ -282,6 +282,9 @@ final class MapKitJSBrowserTests: XCTestCase {
         XCTAssertEqual(framed["casino"] as? Bool, true)
         XCTAssertEqual(framed["rockCentre"] as? Bool, true)
         XCTAssertLessThan(framed["latitudeDelta"] as? Double ?? 1, 0.03, "showItems should zoom in on two nearby items")
+        let restyled = api["restyled"] as? [Any] ?? []
+        XCTAssertEqual(restyled.first as? Double, 7, "\(restyled)")
+        XCTAssertEqual(restyled.last as? String, "#123456")
         let markerPoint = api["markerPoint"] as? [String: Double] ?? [:]
         XCTAssertEqual(markerPoint["x"] ?? 0, markerPoint["elementCentreX"] ?? 1, accuracy: 1.5, "the marker is centred on its coordinate")
         XCTAssertEqual(markerPoint["y"] ?? 0, markerPoint["elementBottom"] ?? 1, accuracy: 1.5, "the marker's point is on its coordinate")

@@ -755,9 +755,10 @@
     }
 
     _tapped(e) {
-      // A click on an annotation is the annotation's (it selects it), not a tap on the map.
+      // A click on an annotation is the annotation's (it selects it), and one in a callout is the
+      // callout's (its accessories): neither is a tap on the map.
       const target = e.originalEvent && e.originalEvent.target;
-      if (target && target.closest && target.closest('.mk-annotation')) return;
+      if (target && target.closest && target.closest('.mk-annotation, .mk-callout')) return;
       // An overlay under the tap is selected; otherwise the tap deselects and is a single-tap.
       const overlay = this._overlayAt(e.point);
       if (overlay && overlay.enabled) {
@@ -1396,7 +1397,7 @@
       if (this.accessibilityLabel || this._title) element.setAttribute('aria-label', this.accessibilityLabel || this._title);
       this._applySize();
       if (!this._visible) element.style.visibility = 'hidden';
-      // The map's click handler must not see a click on an annotation as a tap on the map.
+      // A click selects the annotation (the map's tap handler leaves clicks on annotations alone).
       if (!this._clickWired) {
         this._clickWired = true;
         element.addEventListener('click', () => {
@@ -1593,9 +1594,13 @@
   // ---------------------------------------------------------------------------------------------
   // Overlays: each a MapLibre GeoJSON source with a fill and a line layer, above the map.
 
+  // A style's drawn properties redraw the overlays that use it when they change, so a page can
+  // change (or animate) `overlay.style.lineWidth` directly, as with MapKit JS.
   class Style {
     constructor(options) {
       const o = options || {};
+      Object.defineProperty(this, '_overlays', { value: new Set(), enumerable: false });
+      Object.defineProperty(this, '_values', { value: {}, enumerable: false });
       this.strokeColor = o.strokeColor !== undefined ? o.strokeColor : 'rgb(0, 122, 255)';
       this.strokeOpacity = o.strokeOpacity !== undefined ? o.strokeOpacity : 1;
       this.lineWidth = o.lineWidth !== undefined ? o.lineWidth : 1;
@@ -1612,6 +1617,14 @@
     }
   }
 
+  for (const name of ['strokeColor', 'strokeOpacity', 'lineWidth', 'lineDash', 'lineCap', 'lineJoin', 'fillColor', 'fillOpacity', 'fillRule']) {
+    Object.defineProperty(Style.prototype, name, {
+      get() { return this._values[name]; },
+      set(value) { this._values[name] = value; for (const overlay of this._overlays) overlay._paint(); },
+      enumerable: true, configurable: true,
+    });
+  }
+
   let overlayCounter = 0;
 
   class Overlay extends EventSource {
@@ -1619,7 +1632,7 @@
       super();
       const o = options || {};
       this._id = `mapkit-overlay-${++overlayCounter}`;
-      this._style = o.style instanceof Style ? o.style : new Style(o.style);
+      this.style = o.style;
       this.data = o.data !== undefined ? o.data : {};
       this._visible = o.visible !== undefined ? !!o.visible : true;
       this.enabled = o.enabled !== undefined ? !!o.enabled : true;
@@ -1628,7 +1641,12 @@
     }
     get map() { return this._map; }
     get style() { return this._style; }
-    set style(value) { this._style = value instanceof Style ? value : new Style(value); this._paint(); }
+    set style(value) {
+      if (this._style) this._style._overlays.delete(this);
+      this._style = value instanceof Style ? value : new Style(value);
+      this._style._overlays.add(this);
+      this._paint();
+    }
     get visible() { return this._visible; }
     set visible(value) { this._visible = !!value; this._paint(); }
     get selected() { return this._selected; }

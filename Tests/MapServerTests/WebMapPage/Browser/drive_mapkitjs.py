@@ -200,6 +200,11 @@ API_CHECKS = r"""(async () => {
   const inside = (c) => Math.abs(c.latitude - r.center.latitude) <= r.span.latitudeDelta / 2 && Math.abs(c.longitude - r.center.longitude) <= r.span.longitudeDelta / 2;
   out.showItems = { casino: inside(casino.coordinate), rockCentre: inside(rock.coordinate), latitudeDelta: r.span.latitudeDelta };
 
+  // Changing a style's property redraws the overlay.
+  rock.style.lineWidth = 7;
+  rock.style.strokeColor = '#123456';
+  out.restyled = [gl.getPaintProperty(`${rock._id}-line`, 'line-width'), gl.getPaintProperty(`${rock._id}-line`, 'line-color')];
+
   // The marker stands on its coordinate: the balloon's point is where the coordinate is drawn.
   await new Promise((resolve) => setTimeout(resolve, 100));
   const point = map.convertCoordinateToPointOnPage(casino.coordinate);
