@@ -10,7 +10,7 @@ SWIFT        ?= swift
 # SDL2 with Xvfb, xdotool and xwd (x11-apps) for `openmapkit view`'s window and its test, and
 # GeographicLib's GeodSolve (geographiclib-tools), which the geodesic tests hold ours to within 15 nm.
 # Mesa (EGL, GLES, llvmpipe) draws Look Around scenes off-screen on the CPU; GLU tessellates their polygons.
-APT_BUILD    := zlib1g-dev libssl-dev libdeflate-dev liblz4-dev libzstd-dev libsqlite3-dev libcairo2-dev libharfbuzz-dev libfreetype-dev \
+APT_BUILD    := zlib1g-dev libbz2-dev libssl-dev libdeflate-dev liblz4-dev libzstd-dev libsqlite3-dev libcairo2-dev libharfbuzz-dev libfreetype-dev \
                 fonts-noto-core fonts-dejavu-core fonts-open-sans pkg-config gdal-bin osmium-tool chromium \
                 libsdl2-dev xvfb xdotool x11-apps geographiclib-tools \
                 libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri libglu1-mesa-dev

@@ -24,14 +24,17 @@ let package = Package(
     targets: [
         // Coordinates, WGS84 geodesics, spherical Mercator, regions, camera and tile math.
         .target(name: "MapGeometry"),
-        // Debian's compression libraries (zlib1g-dev, liblz4-dev, libzstd-dev; the Makefile installs them).
+        // Debian's compression libraries (zlib1g-dev, liblz4-dev, libzstd-dev, libbz2-dev; the Makefile installs them).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // bzip2, for `.osc.bz2` change files.
+        .systemLibrary(name: "CBZip2", path: "Sources/CBZip2", providers: [.apt(["libbz2-dev"])]),
         .systemLibrary(name: "CLZ4", path: "Sources/CLZ4", providers: [.apt(["liblz4-dev"])]),
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", providers: [.apt(["libzstd-dev"])]),
         // libdeflate (libdeflate-dev): whole-buffer deflate, several times zlib's speed at low levels, for PNG encoding.
         .systemLibrary(name: "CLibDeflate", path: "Sources/CLibDeflate", providers: [.apt(["libdeflate-dev"])]),
-        // Wire formats: protobuf, compression, GeoJSON, Mapbox Vector Tiles, OSM PBF and XML, MBTiles (SQLite via GRDB), PMTiles.
-        .target(name: "MapFormats", dependencies: ["MapGeometry", "CZlib", "CLZ4", "CZstd", "CLibDeflate",
+        // Wire formats: protobuf, compression, GeoJSON, Mapbox Vector Tiles, OSM PBF, XML, osmChange and replication
+        // directories, MBTiles (SQLite via GRDB), PMTiles.
+        .target(name: "MapFormats", dependencies: ["MapGeometry", "CZlib", "CBZip2", "CLZ4", "CZstd", "CLibDeflate",
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
         // The place index file (SQLite via GRDB: FTS5 + R*Tree), its writer and every query over it.
         .target(name: "MapSearch", dependencies: ["MapGeometry", "MapFormats", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -48,9 +51,10 @@ let package = Package(
         .target(name: "MapStyle", dependencies: ["MapGeometry"]),
         // OSM → map bundle: geometry assembly (multipolygons), tag schema, tile building, and the
         // places, roads and street scene handed to MapSearch's, MapRouting's and StreetScene's
-        // writers (MapStyle's CSS colour parser reads colour tags).
+        // writers (MapStyle's CSS colour parser reads colour tags), and the OSM elements kept for
+        // updates (an SQLite file via GRDB).
         .target(name: "MapImport", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapRouting", "StreetScene", "MapBundle",
-                                                  "MapStyle"]),
+                                                  "MapStyle", .product(name: "GRDB", package: "GRDB.swift")]),
         // Debian's drawing and text libraries (libcairo2-dev, libharfbuzz-dev with FreeType; the Makefile installs them).
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
@@ -118,7 +122,8 @@ let package = Package(
         .testTarget(name: "MapFormatsTests", dependencies: ["MapGeometry", "CLZ4", "CZstd", "MapFormats", "TestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapBundleTests", dependencies: ["MapBundle", "MapFormats"]),
-        .testTarget(name: "MapImportTests", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapBundle", "MapImport", "TestSupport"]),
+        .testTarget(name: "MapImportTests", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapBundle", "MapImport", "TestSupport",
+                                                          .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapSearchTests", dependencies: ["MapGeometry", "MapSearch", "MapBundle", "MapImport", "TestSupport"],
                     exclude: ["Relevance"]),
         .testTarget(name: "MapRoutingTests", dependencies: ["MapGeometry", "MapFormats", "MapRouting", "MapBundle", "MapImport", "OpenMapKit",

@@ -29,13 +29,16 @@ public struct BundleManifest: Codable, Sendable {
     /// The street scene's file name (3D objects for Look Around); nil in bundles made before
     /// scenes existed, or imported without one.
     public var scene: String? = nil
+    /// The OSM element store's file name (what an update from change files needs); nil in bundles
+    /// made before stores existed, or imported without one (`--no-update-data`).
+    public var elements: String? = nil
 
     public init(formatVersion: Int = BundleManifest.currentFormatVersion, source: String, created: Date, bounds: String?,
                 minimumZoom: Int, maximumZoom: Int, tiles: String, report: ImportReport,
-                roads: [String: String]? = nil, places: String? = nil, scene: String? = nil) {
+                roads: [String: String]? = nil, places: String? = nil, scene: String? = nil, elements: String? = nil) {
         (self.formatVersion, self.source, self.created, self.bounds) = (formatVersion, source, created, bounds)
         (self.minimumZoom, self.maximumZoom, self.tiles, self.report) = (minimumZoom, maximumZoom, tiles, report)
-        (self.roads, self.places, self.scene) = (roads, places, scene)
+        (self.roads, self.places, self.scene, self.elements) = (roads, places, scene, elements)
     }
 
     /// Reads a manifest (dates in ISO 8601, as ``encoded()`` writes them).
@@ -91,6 +94,8 @@ public struct ImportReport: Codable, Sendable {
     public var scenePoints = 0
     /// Size of the street scene file in bytes.
     public var sceneBytes = 0
+    /// Size of the OSM element store (`osm.sqlite`) in bytes; 0 when the import kept none.
+    public var elementStoreBytes = 0
 
     public init() {}
 
@@ -117,6 +122,7 @@ public struct ImportReport: Codable, Sendable {
         sceneAreas = try container.decodeIfPresent(Int.self, forKey: .sceneAreas) ?? 0
         scenePoints = try container.decodeIfPresent(Int.self, forKey: .scenePoints) ?? 0
         sceneBytes = try container.decodeIfPresent(Int.self, forKey: .sceneBytes) ?? 0
+        elementStoreBytes = try container.decodeIfPresent(Int.self, forKey: .elementStoreBytes) ?? 0
     }
 
     /// What one phase of an import cost.

@@ -28,6 +28,8 @@ public struct MapBundle: Sendable {
     public static func roadGraphFileName(for mode: TravelMode) -> String { "roads-\(mode.rawValue).graph" }
     /// The street scene's file name (``streetScene()``).
     public static let sceneFileName = "scene.sqlite"
+    /// The OSM elements kept for updates from change files (MapImport's `OSMElementStore`).
+    public static let elementsFileName = "osm.sqlite"
 
     public let url: URL
     public let manifest: BundleManifest

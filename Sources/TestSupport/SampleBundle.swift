@@ -28,11 +28,12 @@ public enum SampleBundle {
     public static func helsinkiPlaces() throws -> URL { try placesOnly("helsinki") }
 
     /// A bundle of `NAME` for search: its place index is complete, its tiles stop at zoom 0 and it
-    /// has no road graphs. The place index is the same as a whole import's (it depends on neither).
+    /// has no road graphs and no element store. The place index is the same as a whole import's (it depends on neither).
     private static func placesOnly(_ name: String) throws -> URL {
         try sample(name, suffix: "-places") { importer in
             importer.tileOptions.maximumZoom = 0
             importer.buildsRoadGraphs = false
+            importer.keepsElements = false
         }
     }
 

@@ -31,7 +31,10 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Skip the street scene (Look Around's 3D buildings, roads and street furniture).")
     var noStreetScene = false
 
-    @Flag(help: "Build only the tiles: the same as --no-place-index --no-road-graphs --no-street-scene.")
+    @Flag(help: "Keep no OSM elements (osm.sqlite): a read-only bundle that `openmapkit update` cannot update.")
+    var noUpdateData = false
+
+    @Flag(help: "Build only the tiles: the same as --no-place-index --no-road-graphs --no-street-scene --no-update-data.")
     var tilesOnly = false
 
     func validate() throws {
@@ -46,6 +49,7 @@ struct ImportCommand: ParsableCommand {
         importer.buildsPlaceIndex = !(noPlaceIndex || tilesOnly)
         importer.buildsRoadGraphs = !(noRoadGraphs || tilesOnly)
         importer.buildsStreetScene = !(noStreetScene || tilesOnly)
+        importer.keepsElements = !(noUpdateData || tilesOnly)
         let progress = ProgressDisplay()
         importer.progress = { phase, fraction in progress.show(phase.rawValue, fraction) }
         // Ctrl-C stops the import between blocks; the staging folder is removed and any earlier

@@ -10,6 +10,7 @@ public enum ImportPhase: String, Sendable, CaseIterable {
     case areas = "assembling multipolygons"
     case places = "building the place index"
     case streetScene = "writing the street scene"
+    case elements = "keeping the OSM elements"
     case tiles = "cutting and writing tiles"
     case roadGraphs = "building the road graphs"
     case writing = "finishing the bundle"
@@ -62,6 +63,9 @@ public final class BundleImporter {
     /// Whether to build the street scene (`scene.sqlite`): buildings, roads and street furniture
     /// in 3D, for Look Around.
     public var buildsStreetScene = true
+    /// Whether to keep the OSM elements (`osm.sqlite`, an ``OSMElementStore``) so the bundle can
+    /// be updated from change files; off for a read-only bundle, which is then a little smaller.
+    public var keepsElements = true
 
     public init() {}
 
@@ -117,6 +121,11 @@ public final class BundleImporter {
         places?.extractBox = reader.header.boundingBox.map { ($0.minLongitude, $0.minLatitude, $0.maxLongitude, $0.maxLatitude) }
         // The street scene (nil when disabled): written as blocks are read, finished at the end.
         let scene = buildsStreetScene ? try SceneCollector(url: bundle.url(for: MapBundle.sceneFileName)) : nil
+        // The elements as read, for updates (nil when not kept).
+        let elements = keepsElements ? try OSMElementStoreWriter(url: bundle.url(for: MapBundle.elementsFileName)) : nil
+        // A failed or cancelled import stops its writing queue before the staging folder goes.
+        var elementsFinished = false
+        defer { if !elementsFinished { elements?.abandon() } }
 
         // 1. Relations: which are areas or boundaries, and which ways they need.
         progress(.relations, nil)
@@ -126,6 +135,7 @@ public final class BundleImporter {
         // The road network for the graphs (nil when disabled), gathered during the same passes.
         let roads = buildsRoadGraphs ? RoadNetworkCollector() : nil
         try scan(reader, kinds: .relations, fileSize: fileSize, phase: .relations) { block in
+            try elements?.add(block)
             block.forEachRelation { relation in
                 report.relations += 1
                 roads?.add(relation: relation)
@@ -184,6 +194,7 @@ public final class BundleImporter {
             }
         }
         try scan(reader, kinds: [.nodes, .ways], fileSize: fileSize, phase: .nodesAndWays) { block in
+            try elements?.add(block)
             if block.nodes.count > 0 {
                 roads?.addNodes(of: block)
                 // Ways must see every node: a node after the first way means an unsorted extract.
@@ -290,6 +301,16 @@ public final class BundleImporter {
             finishPhase(.places)
         }
 
+        // The OSM elements: the backward references sorted into their tables.
+        if let elements {
+            progress(.elements, nil)
+            try checkCancelled()
+            try elements.finish()
+            elementsFinished = true
+            report.elementStoreBytes = (try? fileManager.attributesOfItem(atPath: elements.url.path)[.size] as? Int) ?? 0
+            finishPhase(.elements)
+        }
+
         // The street scene: outlines with parts marked, counts recorded.
         if let scene {
             progress(.streetScene, nil)
@@ -360,7 +381,8 @@ public final class BundleImporter {
                                       bounds: bounds, minimumZoom: tileOptions.minimumZoom, maximumZoom: tileOptions.maximumZoom,
                                       tiles: MapBundle.tilesFileName, report: report, roads: roads == nil ? nil : roadFiles,
                                       places: places == nil ? nil : MapBundle.placesFileName,
-                                      scene: scene == nil ? nil : MapBundle.sceneFileName)
+                                      scene: scene == nil ? nil : MapBundle.sceneFileName,
+                                      elements: elements == nil ? nil : MapBundle.elementsFileName)
         do { try bundle.commit(manifest) } catch { throw ImportError.destination(error.message) }
         return report
     }

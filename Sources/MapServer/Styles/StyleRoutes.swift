@@ -8,7 +8,8 @@ import OpenMapKit
 
 /// `/styles`, `/styles/{style}.json`, `/sprites/{name}[@2x].{json,png}` and
 /// `/fonts/{fontstack}/{start}-{end}.pbf`: the default styles as documents MapLibre GL JS loads
-/// unchanged, with every resource they name served from here.
+/// unchanged, with every resource they name served from here. `?elevation=realistic` serves a
+/// style with its buildings standing (MapKit's `MKMapConfiguration.ElevationStyle.realistic`).
 struct StyleRoutes {
     let server: MapServer
     let state: TileRouteState
@@ -66,11 +67,17 @@ struct StyleRoutes {
         let source = try snapshot.source(named: regionName)
         let style = try Self.style(named: String(file.dropLast(5)), for: source)
         let base = TileRequest.baseURL(request, configuration: server.configuration)
-        let key = "style|\(snapshot.generation)|\(style.rawValue)|\(base)|\(regionName ?? "")"
+        // MapKit's elevation style: `realistic` stands buildings up as extrusions (seen pitched).
+        let elevation = query["elevation"] ?? "flat"
+        guard ["flat", "realistic"].contains(elevation) else {
+            throw APIError.badRequest("elevation is flat or realistic", details: ["got \(QueryParameters.quoted(elevation))"])
+        }
+        let extruded = elevation == "realistic"
+        let key = "style|\(snapshot.generation)|\(style.rawValue)|\(base)|\(regionName ?? "")|\(elevation)"
         if let cached = server.cache.value(for: key) {
             return TileRequest.respond(request, cached, cacheControl: TileRequest.documentCacheControl)
         }
-        let body = try Self.servedDocument(style, base: base, region: regionName, imagery: source.imagery)
+        let body = try Self.servedDocument(style, base: base, region: regionName, imagery: source.imagery, extrudedBuildings: extruded)
         let entry = CachedResponse(body: body, contentType: "application/json", etag: TileRequest.etag(body, generation: snapshot.generation))
         server.cache.insert(entry, for: key)
         return TileRequest.respond(request, entry, cacheControl: TileRequest.documentCacheControl)
@@ -78,8 +85,10 @@ struct StyleRoutes {
 
     /// The style's document with its `openmapkit://` and `bundle://` addresses replaced by this
     /// server's URLs (`base` is `scheme://host:port`), so a MapLibre client can load it as is.
-    static func servedDocument(_ style: DefaultStyle, base: String, region: String?, imagery: MKTileOverlay?) throws -> [UInt8] {
-        guard case .object(var root) = try JSONValue.parse(style.json) else {
+    /// With `extrudedBuildings`, buildings are a `fill-extrusion` layer (``DefaultStyle/json(extrudedBuildings:)``).
+    static func servedDocument(_ style: DefaultStyle, base: String, region: String?, imagery: MKTileOverlay?,
+                               extrudedBuildings: Bool = false) throws -> [UInt8] {
+        guard case .object(var root) = try JSONValue.parse(style.json(extrudedBuildings: extrudedBuildings)) else {
             throw APIError(.internalServerError, "the \(style.rawValue) style is not a JSON object")
         }
         if let sprite = root["sprite"]?.stringValue, let name = sprite.split(separator: "/").last {

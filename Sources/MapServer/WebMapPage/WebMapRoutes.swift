@@ -3,7 +3,8 @@ import Hummingbird
 import MapRender
 import NIOCore
 
-/// The web map: `/` (the page), `/webmap/{file}` (its scripts, styles and images) and
+/// The web map: `/` (the page, also at the Maps URL paths `/search`, `/place`, `/directions`,
+/// `/frame` and `/look-around`), `/webmap/{file}` (its scripts, styles and images) and
 /// `/webmap/config.json` (where the served regions are, so the page opens on the data, and
 /// whether it needs an API key).
 ///
@@ -13,12 +14,21 @@ import NIOCore
 struct WebMapRoutes {
     let server: MapServer
 
+    /// The Maps URL actions the page follows (mapsurl.js reads their parameters).
+    static let mapsURLActions = ["/frame", "/search", "/place", "/directions", "/look-around"]
+
     func register(on router: Router<ServerContext>) {
         router.get("/") { request, _ -> Response in
             try WebMapAssets.shared.response(for: "index.html", request: request)
         }
         router.get("/index.html") { request, _ -> Response in
             try WebMapAssets.shared.response(for: "index.html", request: request)
+        }
+        // Apple's unified Maps URLs on this host open the page, which reads what they ask for.
+        for action in Self.mapsURLActions {
+            router.get(RouterPath(action)) { request, _ -> Response in
+                try WebMapAssets.shared.response(for: "index.html", request: request)
+            }
         }
         router.get("/webmap/:file") { request, context -> Response in
             let name = context.parameters.get("file") ?? ""
@@ -50,14 +60,13 @@ struct WebMapRoutes {
             let minZoom: Int
             let maxZoom: Int
             let styles: [String]
-            let backgrounds: [String: String]
             let generation: Int
             /// Whether the API and the raster tiles need a key: the page then asks for one.
             let requiresKey: Bool
         }
         let config = Config(regions: snapshot.regions.map(\.name), bounds: [west, south, east, north],
                             minZoom: minimumZoom, maxZoom: maximumZoom,
-                            styles: WebMapAssets.styles, backgrounds: WebMapAssets.backgrounds, generation: snapshot.generation,
+                            styles: WebMapAssets.styles, generation: snapshot.generation,
                             requiresKey: !server.configuration.apiKeys.isEmpty)
         let body = try JSONEncoder().encode(config)
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
@@ -75,21 +84,6 @@ final class WebMapAssets: Sendable {
 
     /// The styles the page offers: the default styles that need no imagery of their own.
     static let styles = [DefaultStyle.standard, .dark, .muted].map(\.rawValue)
-
-    /// Each style's background colour: the page paints it where no tile is requested (away from
-    /// the data), so the empty sea of a small region matches its tiles' edges.
-    static let backgrounds: [String: String] = {
-        var colors: [String: String] = [:]
-        for name in styles {
-            guard let style = DefaultStyle(rawValue: name),
-                  let document = try? JSONSerialization.jsonObject(with: Data(style.json.utf8)) as? [String: Any],
-                  let layers = document["layers"] as? [[String: Any]],
-                  let background = layers.first(where: { $0["type"] as? String == "background" }),
-                  let color = (background["paint"] as? [String: Any])?["background-color"] as? String else { continue }
-            colors[name] = color
-        }
-        return colors
-    }()
 
     static let shared = WebMapAssets()
 
@@ -121,7 +115,9 @@ final class WebMapAssets: Sendable {
         }
         if name == "index.html" {
             // The page runs only our own files; saying so stops injected markup from loading others.
-            headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+            // MapLibre GL JS starts its tile workers from a blob: URL it makes from its own code.
+            headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
+                + "worker-src 'self' blob:; child-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'"
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: asset.body)))
     }

@@ -45,6 +45,35 @@ final class TileStyleTests: XCTestCase {
         }
     }
 
+    /// `?elevation=realistic` (MapKit's elevation style) serves the style with buildings as
+    /// extrusions in place of flat fills; anything but flat or realistic is a 400 naming both.
+    func testRealisticElevationStandsBuildingsUp() async throws {
+        let server = try TestServer.make()
+        try await TestServer.withClient(server) { client in
+            func buildingLayers(_ uri: String) async throws -> [String: String] {
+                let response = try await client.execute(uri: uri, method: .get)
+                XCTAssertEqual(response.status, .ok, uri)
+                let errors = Style.validate(bytes: Array(buffer: response.body), strict: true).filter { $0.severity == .error }
+                XCTAssertEqual(errors, [], uri)
+                let layers = try XCTUnwrap(try response.json()["layers"] as? [[String: Any]])
+                var found: [String: String] = [:]
+                for layer in layers where layer["source-layer"] as? String == "building" {
+                    found[layer["id"] as? String ?? ""] = layer["type"] as? String
+                }
+                return found
+            }
+            let flat = try await buildingLayers("/styles/standard.json")
+            XCTAssertEqual(flat["building"], "fill")
+            XCTAssertFalse(flat.values.contains("fill-extrusion"))
+            let realistic = try await buildingLayers("/styles/dark.json?elevation=realistic")
+            XCTAssertEqual(realistic["building-3d"], "fill-extrusion")
+            XCTAssertNil(realistic["building"])
+            let bad = try await client.execute(uri: "/styles/standard.json?elevation=tall", method: .get)
+            XCTAssertEqual(bad.status, .badRequest)
+            XCTAssertTrue((bad.errorMessage ?? "").contains("flat or realistic"), bad.text)
+        }
+    }
+
     func testSpritesAreTheDefaultStylesSprites() async throws {
         let server = try TestServer.make()
         try await TestServer.withClient(server) { client in

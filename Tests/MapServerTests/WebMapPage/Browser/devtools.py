@@ -15,7 +15,7 @@ import time
 
 
 class Browser:
-    def __init__(self, executable, width, height):
+    def __init__(self, executable, width, height, extra_args=()):
         self.profile = tempfile.mkdtemp(prefix="openmapkit-chromium-")
         to_browser_r, self.to_browser = os.pipe()
         self.from_browser, from_browser_w = os.pipe()
@@ -30,7 +30,7 @@ class Browser:
                 "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--disable-sync",
                 "--disable-background-networking", "--disable-component-update", "--mute-audio",
                 "--hide-scrollbars", "--force-color-profile=srgb", "--font-render-hinting=none",
-                f"--user-data-dir={self.profile}", f"--window-size={width},{height}", "about:blank"]
+                f"--user-data-dir={self.profile}", f"--window-size={width},{height}", *extra_args, "about:blank"]
         self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.PIPE, pass_fds=(3, 4), preexec_fn=wire_pipes)
         os.close(to_browser_r)
@@ -213,11 +213,12 @@ def problems(browser):
     return found
 
 
-def session(args, record, steps, expected=lambda problem: False):
+def session(args, record, steps, expected=lambda problem: False, browser_args=()):
     """Opens a 1200 x 800 page and runs `steps(page, shot)`; whatever happens, records the
-    screenshots taken and the problems seen (less the `expected` ones) and closes the browser."""
+    screenshots taken and the problems seen (less the `expected` ones) and closes the browser.
+    `browser_args` are extra Chromium switches (such as --disable-3d-apis: no WebGL)."""
     os.makedirs(args.out, exist_ok=True)
-    browser = Browser(args.chromium, 1200, 800)
+    browser = Browser(args.chromium, 1200, 800, browser_args)
     record["screenshots"] = {}
     try:
         page = Page(browser, 1200, 800)
