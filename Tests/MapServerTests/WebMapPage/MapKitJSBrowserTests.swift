@@ -238,6 +238,7 @@ final class MapKitJSBrowserTests: XCTestCase {
         XCTAssertEqual(followed.last ?? 0, 7.4200, accuracy: 1e-5)
         XCTAssertEqual(user["annotation"] as? [Double], [43.7310, 7.4200])
         XCTAssertEqual(user["dot"] as? Bool, true)
+        XCTAssertEqual(user["tint"] as? [String], ["rgb(255, 45, 85)", "rgb(255, 45, 85)"], "tintColor colours the dot")
         XCTAssertGreaterThan(user["searched"] as? Int ?? 0, 0)
         XCTAssertEqual(user["hinted"] as? Int, 1, "the search should carry userLocation")
         XCTAssertEqual(user["dotAfter"] as? Bool, false)
@@ -267,7 +268,7 @@ final class MapKitJSBrowserTests: XCTestCase {
         XCTAssertFalse(withoutRestaurants.isEmpty)
         for label in withoutRestaurants { XCTAssertFalse(claims(.restaurant, label), "\(label) is a restaurant") }
         XCTAssertEqual(api["poiAfterFilter"] as? Int, before.count, "removing the filter brings every label back")
-        XCTAssertEqual(api["tintColor"] as? Bool, true, "an unsupported member reads back its default")
+        XCTAssertEqual(api["loadPriority"] as? Bool, true, "an unsupported member reads back its default")
         let noPOIs = api["showsPointsOfInterestFalse"] as? [Any] ?? []
         XCTAssertEqual(noPOIs.first as? Bool, false)
         XCTAssertTrue(noPOIs.count > 1 && noPOIs.dropFirst().allSatisfy { $0 as? String == "none" }, "\(noPOIs)")

@@ -30,13 +30,15 @@
  *   - PlaceLookup answers with the place's OpenStreetMap name whatever the language (the server
  *     cannot localise a place looked up by id); searches answer in the asked language.
  *
+ *   - map.tintColor tints the user location dot and this library's controls (map type, user
+ *     location); MapLibre's zoom and compass buttons keep their icons.
  *   - Style.fillRule: a polygon fills its first ring less the others whichever rule is named
  *     (the same for rings that do not cross).
  *
  * Not supported (reading these members gives MapKit JS's default, and setting them to anything
  * else, or passing that as an option, warns once in the console, rather than storing values
  * nothing uses):
- *   - map.loadPriority, map.tintColor, annotation.selectionAccessory, Style.lineGradient,
+ *   - map.loadPriority, annotation.selectionAccessory, Style.lineGradient,
  *     Style.strokeStart/strokeEnd and Style.lineDashOffset (MapLibre's lines have none).
  *   - Not defined at all: mapkit.LookAround, mapkit.LookAroundPreview, mapkit.MapFeatureAnnotation
  *     and map feature selection (selectableMapFeatures), mapkit.PlaceDetail, mapkit.PlaceSelectionAccessory,
@@ -490,9 +492,10 @@
 .mk-callout-subtitle { color: #666; font-size: 12px; }
 .mk-map-type-control { display: flex; }
 .maplibregl-ctrl-group.mk-map-type-control button { width: auto; padding: 0 8px; font: 12px -apple-system, "Helvetica Neue", Arial, sans-serif; }
-.maplibregl-ctrl-group.mk-map-type-control button.mk-active { font-weight: 700; }
+.maplibregl-ctrl-group.mk-map-type-control button.mk-active { font-weight: 700; color: var(--mk-tint, #0a84ff); }
+.maplibregl-ctrl-group.mk-user-location-control button { color: var(--mk-tint, #0a84ff); font-size: 15px; }
 .mk-hide-compass .maplibregl-ctrl-compass { display: none !important; }
-.mk-user-location { width: 14px; height: 14px; border-radius: 50%; background: #0a84ff; border: 2px solid #fff; box-shadow: 0 0 0 6px rgba(10,132,255,0.25), 0 1px 3px rgba(0,0,0,0.4); }`;
+.mk-user-location { width: 14px; height: 14px; border-radius: 50%; background: var(--mk-tint, #0a84ff); border: 2px solid #fff; box-shadow: 0 0 0 6px rgba(10,132,255,0.25), 0 1px 3px rgba(0,0,0,0.4); }`;
     document.head.appendChild(style);
   }
 
@@ -545,7 +548,7 @@
       const handled = ['colorScheme', 'mapType', 'showsCompass', 'showsZoomControl', 'showsMapTypeControl', 'showsScale', 'distances',
         'isRotationEnabled', 'isScrollEnabled', 'isZoomEnabled', 'padding', 'pointOfInterestFilter', 'cameraBoundary', 'cameraZoomRange',
         'center', 'region', 'visibleMapRect', 'cameraDistance', 'rotation', 'annotations', 'overlays', 'selectedAnnotation',
-        'showsUserLocation', 'tracksUserLocation', 'showsUserLocationControl', 'showsPointsOfInterest', 'annotationForCluster'];
+        'showsUserLocation', 'tracksUserLocation', 'showsUserLocationControl', 'showsPointsOfInterest', 'annotationForCluster', 'tintColor'];
       for (const name of handled) {
         if (o[name] !== undefined) this[name] = o[name];
       }
@@ -999,6 +1002,14 @@
     get showsPointsOfInterest() { const f = this._settings.pointOfInterestFilter; return !(f && f._excludesAll); }
     set showsPointsOfInterest(value) {
       this.pointOfInterestFilter = value ? PointOfInterestFilter.filterIncludingAllCategories : PointOfInterestFilter.filterExcludingAllCategories;
+    }
+
+    // The tint of the user location dot and of this library's controls (the map type and user
+    // location buttons); MapLibre's zoom and compass buttons keep their own icons.
+    get tintColor() { return this._settings.tintColor || null; }
+    set tintColor(value) {
+      this._settings.tintColor = value || null;
+      if (value) this.element.style.setProperty('--mk-tint', value); else this.element.style.removeProperty('--mk-tint');
     }
 
     get showsUserLocationControl() { return !!this._settings.showsUserLocationControl; }
@@ -2220,7 +2231,7 @@
       });
     }
   }
-  unsupported(MapKitMap, { loadPriority: undefined, tintColor: undefined, selectableMapFeatures: undefined,
+  unsupported(MapKitMap, { loadPriority: undefined, selectableMapFeatures: undefined,
     selectableMapFeatureSelectionAccessory: undefined, annotationForMapFeature: undefined });
   unsupported(Annotation, { selectionAccessory: undefined });
   // MapLibre's lines have no dash offset, gradient or partial stroke.

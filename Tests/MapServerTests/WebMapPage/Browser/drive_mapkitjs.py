@@ -109,6 +109,8 @@ USER_LOCATION = r"""(async () => {
   const a = map.userLocationAnnotation;
   out.annotation = a ? [a.coordinate.latitude, a.coordinate.longitude] : null;
   out.dot = !!document.querySelector('#map .mk-user-location');
+  map.tintColor = 'rgb(255, 45, 85)';
+  out.tint = [map.tintColor, getComputedStyle(document.querySelector('#map .mk-user-location')).backgroundColor];
   const found = await new mapkit.Search({ getsUserLocation: true }).search('pharmacy');
   out.searched = found.places.length;
   out.hinted = performance.getEntriesByType('resource').map((e) => e.name)
@@ -162,8 +164,8 @@ API_CHECKS = r"""(async () => {
   out.filterIncludesCafe = [cafes.includesCategory('Cafe'), cafes.includesCategory('Bank'), cafes.excludesCategory('Bank')];
 
   // Unsupported members do not pretend.
-  map.tintColor = '#ff0000';
-  out.tintColor = map.tintColor === undefined;
+  map.loadPriority = 'PointsOfInterest';
+  out.loadPriority = map.loadPriority === undefined;
   map.showsPointsOfInterest = false;
   out.showsPointsOfInterestFalse = [map.showsPointsOfInterest, ...poiVisibility()];
   map.showsPointsOfInterest = true;
