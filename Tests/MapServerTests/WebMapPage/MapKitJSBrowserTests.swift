@@ -106,7 +106,10 @@ final class MapKitJSBrowserTests: XCTestCase {
     // MARK: The sample page in a browser
 
     /// The sample page, served from another origin (the server allows any with CORS), draws
-    /// Monaco with markers and overlays, runs every service and reacts to clicks.
+    /// Monaco with markers, overlays and imported GeoJSON, runs every service and reacts to clicks
+    /// (select, deselect, single-tap, long-press) and to setRegionAnimated; then the driver calls
+    /// the API as a page would: the user's location, map types, label filters, camera, showItems,
+    /// conversions, geometry, clustering and collisions, restyling, a second map, the dark scheme.
     func testMapKitJSSampleInHeadlessChromium() async throws {
         guard Self.hasMapLibre() else { return }
         let server = try TestServer.make { $0.port = 0; $0.corsAllowedOrigins = ["*"] }
