@@ -97,7 +97,7 @@ let package = Package(
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "NIOHTTP1", package: "swift-nio"),
                                                   .product(name: "Logging", package: "swift-log")],
-                resources: [.copy("Resources/WebMap")]),
+                resources: [.copy("Resources/WebMap"), .copy("Resources/MapKitJS")]),
         // The command line.
         .executableTarget(
             name: "openmapkit",

@@ -91,6 +91,7 @@ public final class MapServer: Sendable {
         LookAroundRoutes(server: self).register(on: router)
         MapsAPIRoutes(server: self).register(on: router)
         WebMapRoutes(server: self).register(on: router)
+        MapKitJSRoutes().register(on: router)
         WebLibraries(configured: configuration.webLibraries).register(on: router)
         return router
     }

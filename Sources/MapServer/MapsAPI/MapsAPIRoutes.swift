@@ -33,6 +33,7 @@ struct MapsAPIRoutes {
         router.get("/v1/reverseGeocode") { request, _ in try await reverseGeocode(request) }
         router.get("/v1/search") { request, _ in try await search(request) }
         router.get("/v1/searchAutocomplete") { request, _ in try await autocomplete(request) }
+        router.get("/v1/searchPointsOfInterest") { request, _ in try await pointsOfInterest(request) }
         router.get("/v1/directions") { request, _ in try await MapsAPIDirections(server: server).directions(request) }
         router.get("/v1/etas") { request, _ in try await MapsAPIDirections(server: server).etas(request) }
         router.get("/v1/place/alternateIds") { request, _ in try await alternateIDs(request) }
@@ -181,6 +182,38 @@ struct MapsAPIRoutes {
             results.append(result)
         }
         return try Self.json(APIAutocompleteResponse(results: results))
+    }
+
+    // MARK: - Points of interest
+
+    /// The points of interest around `center` (within `radius` metres, nearest first) or inside
+    /// `searchRegion`, filtered by `includePoiCategories` or `excludePoiCategories`: MapKit's
+    /// `MKLocalPointsOfInterestRequest`, which MapKit JS exposes as `PointsOfInterestSearch`.
+    /// An OpenMapKit addition: Apple's server API has no such endpoint. Answered as geocoding is,
+    /// `{ "results": [Place] }`, empty when nothing is there.
+    private func pointsOfInterest(_ request: Request) async throws -> Response {
+        let query = try QueryParameters(request)
+        let center = try query.coordinate("center")
+        let radius = try query.double("radius", in: 1...1_000_000)
+        let region = try query.region("searchRegion")
+        _ = try SearchParameters.language(query)
+        let filter = try SearchParameters(query).pointOfInterestFilter
+        let pois: MKLocalPointsOfInterestRequest
+        switch (center, region) {
+        case (let center?, nil):
+            pois = MKLocalPointsOfInterestRequest(center: center, radius: radius ?? MKLocalPointsOfInterestRequest.maxRadius)
+        case (nil, let region?):
+            guard radius == nil else { throw APIError.badRequest("radius goes with center, not with searchRegion") }
+            pois = MKLocalPointsOfInterestRequest(coordinateRegion: region)
+        case (nil, nil):
+            throw APIError.badRequest("parameter center (latitude,longitude, with an optional radius) or searchRegion is required")
+        case (.some, .some):
+            throw APIError.badRequest("center and searchRegion cannot both be given", details: ["send one of them"])
+        }
+        pois.pointOfInterestFilter = filter
+        let source = try server.regions.snapshot.source(named: query["region"])
+        let items = try await Self.foundOrEmpty { try await MKLocalSearch(request: pois, dataSource: source).start().mapItems }
+        return try Self.json(APIPlaceResults(results: items.map { APIPlace($0) }))
     }
 
     // MARK: - Places
