@@ -105,7 +105,7 @@ final class CommandLineTests: XCTestCase {
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
         XCTAssertEqual((report["tilesPerZoom"] as? [String: Any])?.count, 13, imported.stdout)
         XCTAssertTrue(imported.stderr.contains("cutting and writing tiles"), "progress goes to standard error")
-        XCTAssertEqual((report["phases"] as? [[String: Any]])?.map { $0["phase"] as? String }, ["reading relations", "reading nodes and ways", "assembling multipolygons", "building the place index", "writing the street scene", "cutting and writing tiles", "building the road graphs", "finishing the bundle"], imported.stdout)
+        XCTAssertEqual((report["phases"] as? [[String: Any]])?.map { $0["phase"] as? String }, ["reading relations", "reading nodes and ways", "assembling multipolygons", "building the place index", "writing the street scene", "keeping the OSM elements", "cutting and writing tiles", "building the road graphs", "finishing the bundle"], imported.stdout)
         XCTAssertGreaterThan(report["sceneBuildings"] as? Int ?? 0, 1000, imported.stdout)
 
         // The bundle drawn with the default style: a PNG of the asked size, with land, roads and buildings.

@@ -301,16 +301,6 @@ public final class BundleImporter {
             finishPhase(.places)
         }
 
-        // The OSM elements: the backward references sorted into their tables.
-        if let elements {
-            progress(.elements, nil)
-            try checkCancelled()
-            try elements.finish()
-            elementsFinished = true
-            report.elementStoreBytes = (try? fileManager.attributesOfItem(atPath: elements.url.path)[.size] as? Int) ?? 0
-            finishPhase(.elements)
-        }
-
         // The street scene: outlines with parts marked, counts recorded.
         if let scene {
             progress(.streetScene, nil)
@@ -322,6 +312,16 @@ public final class BundleImporter {
             report.scenePoints = scene.pointCount
             report.sceneBytes = (try? fileManager.attributesOfItem(atPath: scene.url.path)[.size] as? Int) ?? 0
             finishPhase(.streetScene)
+        }
+
+        // The OSM elements: the backward references sorted into their tables.
+        if let elements {
+            progress(.elements, nil)
+            try checkCancelled()
+            try elements.finish()
+            elementsFinished = true
+            report.elementStoreBytes = (try? fileManager.attributesOfItem(atPath: elements.url.path)[.size] as? Int) ?? 0
+            finishPhase(.elements)
         }
 
         // 4. Tiles: cut bucket by bucket on all cores, written as they come.

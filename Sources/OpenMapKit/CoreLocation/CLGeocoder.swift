@@ -203,7 +203,9 @@ open class CLGeocoder: NSObject, @unchecked Sendable {
         let token = begin()
         do {
             let placemarks = try await lifecycle.start { _ in try work() }
-            if end(token) { throw CancellationError() }
+            // A task cancelled while the work ran (too quick to notice) still ends as cancelled.
+            let superseded = end(token)
+            if superseded || Task.isCancelled { throw CancellationError() }
             return placemarks
         } catch {
             _ = end(token)

@@ -86,9 +86,10 @@ final class ImportTests: XCTestCase {
         importer.buildsPlaceIndex = false
         importer.buildsRoadGraphs = false
         importer.buildsStreetScene = false
+        importer.keepsElements = false
         let report = try importer.importPBF(at: monaco, to: tilesOnly)
         XCTAssertEqual(report.phases.map(\.phase),
-                       ImportPhase.allCases.filter { $0 != .places && $0 != .roadGraphs && $0 != .streetScene }.map(\.rawValue))
+                       ImportPhase.allCases.filter { ![.places, .roadGraphs, .streetScene, .elements].contains($0) }.map(\.rawValue))
         let manifest = try MapBundle(url: tilesOnly).manifest
         XCTAssertNil(manifest.roads)
         XCTAssertNil(manifest.places)
