@@ -356,24 +356,12 @@ public enum OSMChangeCompression: Sendable, Hashable {
 extension OSMXMLScanner {
     mutating func readChangeDocument() throws(OSMXMLError) -> OSMChange {
         var document = OSMChange()
-        // Skip a UTF-8 byte order mark.
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
-        guard case .start(let root) = try nextEvent() else {
-            throw failure(.notOSMChange, at: index, "the document has no root element; expected <osmChange>")
-        }
-        guard equals(root.name, "osmChange") else {
-            throw failure(.notOSMChange, at: root.offset, "the root element is <\(string(root.name))>, expected <osmChange>")
-        }
-        for attribute in root.attributes {
-            if equals(attribute.name, "version") {
-                document.version = try unescaped(attribute.value, at: attribute.offset)
-            } else if equals(attribute.name, "generator") {
-                document.generator = try unescaped(attribute.value, at: attribute.offset)
-            }
-        }
+        let root = try readRootElement(named: "osmChange", kind: .notOSMChange)
+        (document.version, document.generator) = (root.version, root.generator)
+        let rootTag = root.tag
         rejectsUnknownChildren = true
-        if !root.selfClosing {
-            while case .start(let block) = try nextChild(of: root) {
+        if !rootTag.selfClosing {
+            while case .start(let block) = try nextChild(of: rootTag) {
                 let action: OSMChange.Action
                 if equals(block.name, "create") {
                     action = .create

@@ -130,22 +130,9 @@ public struct OSMXMLError: Error, Hashable, Sendable, CustomStringConvertible, L
 extension OSMXMLScanner {
     mutating func readDocument() throws(OSMXMLError) -> OSMXMLDocument {
         var document = OSMXMLDocument()
-        // Skip a UTF-8 byte order mark.
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
-        guard case .start(let root) = try nextEvent() else {
-            throw failure(.notOSM, at: index, "the document has no root element; expected <osm>")
-        }
-        guard equals(root.name, "osm") else {
-            throw failure(.notOSM, at: root.offset, "the root element is <\(string(root.name))>, expected <osm>")
-        }
-        for attribute in root.attributes {
-            if equals(attribute.name, "version") {
-                document.version = try unescaped(attribute.value, at: attribute.offset)
-            } else if equals(attribute.name, "generator") {
-                document.generator = try unescaped(attribute.value, at: attribute.offset)
-            }
-        }
-        if !root.selfClosing {
+        let root = try readRootElement(named: "osm", kind: .notOSM)
+        (document.version, document.generator) = (root.version, root.generator)
+        if !root.tag.selfClosing {
             loop: while true {
                 switch try nextEvent() {
                 case .endOfInput:

@@ -473,4 +473,26 @@ struct OSMXMLScanner {
         }
         return OSMXMLError(kind: kind, line: line, column: end - lineStart + 1, byteOffset: offset, problem: problem)
     }
+
+    /// The document's root element, which must be `<name>` (else a `kind` error saying what it
+    /// is), with its `version` and `generator` attributes; a UTF-8 byte order mark is skipped.
+    mutating func readRootElement(named name: StaticString, kind: OSMXMLError.Kind) throws(OSMXMLError)
+        -> (tag: XMLStartTag, version: String?, generator: String?) {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        guard case .start(let root) = try nextEvent() else {
+            throw failure(kind, at: index, "the document has no root element; expected <\(name)>")
+        }
+        guard equals(root.name, name) else {
+            throw failure(kind, at: root.offset, "the root element is <\(string(root.name))>, expected <\(name)>")
+        }
+        var version: String?, generator: String?
+        for attribute in root.attributes {
+            if equals(attribute.name, "version") {
+                version = try unescaped(attribute.value, at: attribute.offset)
+            } else if equals(attribute.name, "generator") {
+                generator = try unescaped(attribute.value, at: attribute.offset)
+            }
+        }
+        return (root, version, generator)
+    }
 }

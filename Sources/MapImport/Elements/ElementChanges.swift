@@ -45,17 +45,23 @@ extension OSMElementStore {
             var touchedWays = Set<Int64>(), touchedRelations = Set<Int64>()
             for entry in net.changes {
                 let key = entry.key
+                // Deletes or writes the element as the entry says; false for a delete of an
+                // element the store never had (nothing to undo, nothing reached).
+                func store(existed: Bool, put: () throws -> Void) throws -> Bool {
+                    if entry.action == .delete {
+                        guard existed else { return false }
+                        try writer.delete(key.type, key.id)
+                        result.deleted.insert(key)
+                    } else {
+                        try put()
+                        result.remade.insert(key)
+                    }
+                    return true
+                }
                 switch entry.element {
                 case .node(let node):
                     let before = try reader.location(of: node.id)
-                    if entry.action == .delete {
-                        guard before != nil else { continue }
-                        try writer.delete(.node, node.id)
-                        result.deleted.insert(key)
-                    } else {
-                        try writer.put(node)
-                        result.remade.insert(key)
-                    }
+                    guard try store(existed: before != nil, put: { try writer.put(node) }) else { continue }
                     let after = entry.action == .delete ? nil : node.location
                     if before != after {
                         result.movedNodes.insert(node.id)
@@ -64,27 +70,13 @@ extension OSMElementStore {
                 case .way(let way):
                     let before = try reader.way(way.id)
                     if let before { result.formerWayNodes[way.id] = before.nodeRefs }
-                    if entry.action == .delete {
-                        guard before != nil else { continue }
-                        try writer.delete(.way, way.id)
-                        result.deleted.insert(key)
-                    } else {
-                        try writer.put(way)
-                        result.remade.insert(key)
-                    }
+                    guard try store(existed: before != nil, put: { try writer.put(way) }) else { continue }
                     // A way whose node list changed changes the relations holding it; a retagged one does not.
                     if before?.nodeRefs != (entry.action == .delete ? nil : way.nodeRefs) { touchedWays.insert(way.id) }
                 case .relation(let relation):
                     let before = try reader.relation(relation.id)
                     if let before { result.formerMembers[relation.id] = before.members }
-                    if entry.action == .delete {
-                        guard before != nil else { continue }
-                        try writer.delete(.relation, relation.id)
-                        result.deleted.insert(key)
-                    } else {
-                        try writer.put(relation)
-                        result.remade.insert(key)
-                    }
+                    guard try store(existed: before != nil, put: { try writer.put(relation) }) else { continue }
                     touchedRelations.insert(relation.id)
                 }
             }

@@ -179,8 +179,15 @@ final class CLGeocoderTests: XCTestCase {
 
     func testAsyncTaskCancellationIsGeocodeCanceled() async throws {
         let geocoder = try monaco()
-        let task = Task { try await geocoder.geocodeAddressString("26 Avenue de la Costa") }
+        // The task waits at a gate until it has been cancelled, so the geocode cannot finish
+        // first on a busy machine (cancelling a finished task changes nothing, as on Apple's).
+        let gate = AsyncStream<Void>.makeStream()
+        let task = Task {
+            for await _ in gate.stream { break }
+            return try await geocoder.geocodeAddressString("26 Avenue de la Costa")
+        }
         task.cancel()
+        gate.continuation.finish()
         do {
             _ = try await task.value
             XCTFail("cancelled")
