@@ -176,13 +176,7 @@ public struct OSMChange: Sendable {
     /// - Throws: ``OSMXMLError`` with kind ``OSMXMLError/Kind/unreadable`` when the file cannot be read,
     ///   otherwise as ``decode(_:decompressedLimit:)``.
     public static func read(contentsOf url: URL, decompressedLimit: Int = defaultDecompressedLimit) throws(OSMXMLError) -> OSMChange {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw OSMXMLError(kind: .unreadable, line: 0, column: 0, byteOffset: 0,
-                              problem: "cannot read \(url.path): \(error.localizedDescription)")
-        }
+        let data = try OSMXMLError.contents(of: url)
         let named = url.pathExtension.lowercased()
         if OSMChangeCompression(detecting: data) == .none, named == "gz" || named == "bz2" || named == "bzip2",
            !OSMChangeCompression.looksLikeXML(data) {

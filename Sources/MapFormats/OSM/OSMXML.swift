@@ -62,14 +62,7 @@ public struct OSMXMLDocument: Sendable {
     /// - Throws: ``OSMXMLError`` with kind ``OSMXMLError/Kind/unreadable`` when the file cannot be read,
     ///   otherwise as ``parse(_:)``.
     public static func read(contentsOf url: URL) throws(OSMXMLError) -> OSMXMLDocument {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw OSMXMLError(kind: .unreadable, line: 0, column: 0, byteOffset: 0,
-                              problem: "cannot read \(url.path): \(error.localizedDescription)")
-        }
-        return try parse(data)
+        try parse(try OSMXMLError.contents(of: url))
     }
 }
 
@@ -123,6 +116,19 @@ public struct OSMXMLError: Error, Hashable, Sendable, CustomStringConvertible, L
     public var message: String { "line \(line), column \(column): \(problem)" }
     public var description: String { "OSMXMLError(\(message))" }
     public var errorDescription: String? { message }
+}
+
+extension OSMXMLError {
+    /// The bytes of the file at `url`; an ``Kind/unreadable`` error naming it when it cannot be read
+    /// (both readers, OSM XML and osmChange, open their files this way).
+    static func contents(of url: URL) throws(OSMXMLError) -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw OSMXMLError(kind: .unreadable, line: 0, column: 0, byteOffset: 0,
+                              problem: "cannot read \(url.path): \(error.localizedDescription)")
+        }
+    }
 }
 
 // MARK: - Document structure

@@ -2,7 +2,7 @@
 // selected one with its address, its Look Around picture and the directions buttons; the card of a
 // point of interest clicked on the map (looked up through /v1/search, then /v1/place/{id}).
 import { $, placeName, placeDetail, coordinateText } from './format.js';
-import { api, withToken, accessToken } from './keys.js';
+import { api, withToken } from './keys.js';
 import { writeMapsURL } from './mapsurl.js';
 
 const PIN_SVG = '<svg viewBox="0 0 30 40" aria-hidden="true"><path class="pin" d="M15 1.5C7.5 1.5 1.5 7.3 1.5 14.6 1.5 24.5 15 38.5 15 38.5S28.5 24.5 28.5 14.6C28.5 7.3 22.5 1.5 15 1.5z"/><circle class="hole" cx="15" cy="14.5" r="5"/></svg>';
@@ -92,7 +92,7 @@ export class PlaceCards {
     params.set('heading', String(Math.round(((scene.scene.heading % 360) + 360) % 360)));
     params.set('size', '270x150');
     if (window.devicePixelRatio > 1.5) params.set('scale', '2');
-    await accessToken();
+    // The scene query above went through api(), which got the token the picture's URL carries.
     look.onload = () => { if (this.selected === marker) { look.hidden = false; this.placeCallout(); } };
     look.onerror = () => { look.hidden = true; };
     look.src = withToken(`/api/v1/lookaround?${params}`);
