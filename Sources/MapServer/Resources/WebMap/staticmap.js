@@ -62,7 +62,7 @@ export class StaticMap {
   }
 
   get view() { return { zoom: this.zoom, latitude: yToLat(this.center.y), longitude: xToLon(this.center.x), bearing: 0, pitch: 0 }; }
-  get idle() { return this.pending === 0 && !this.dragging; }
+  get idle() { return this.pending === 0 && !this.dragging && !this.frame; }
   get tiles() { return { ...this.stats, style: this.style }; }
   get worldSize() { return 512 * Math.pow(2, this.zoom); }
 
@@ -129,10 +129,17 @@ export class StaticMap {
   }
 
   // ---- The pictures: a grid of cells, each its own snapshot, later ones over earlier ones' corners.
+  // The view changes at once; the pictures are asked for once per frame, so changes made together
+  // (a route set, then framed) cost one set of snapshots, not one per change.
   draw() {
     this.resize();
     this.offset = { x: 0, y: 0 };
     this.layer.style.transform = '';
+    this.placeMarkers();
+    if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.requestPictures(); });
+  }
+
+  requestPictures() {
     const columns = Math.ceil(this.width / CELL.width), rows = Math.ceil(this.height / CELL.height);
     const cellWidth = Math.ceil(this.width / columns), cellHeight = Math.ceil(this.height / rows);
     const scale = window.devicePixelRatio >= 1.5 ? 2 : 1;
@@ -168,7 +175,6 @@ export class StaticMap {
     const old = [...this.layer.children];
     Promise.allSettled(pictures.map((img) => img.decode())).then(() => { for (const o of old) o.remove(); });
     this.layer.append(...pictures);
-    this.placeMarkers();
   }
   // Routes for the server to draw: alternatives first, the selected one last (on top).
   overlayParameter() {
