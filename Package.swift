@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+        // Graceful shutdown of the test servers (Hummingbird runs on it already).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
         // Coordinates, WGS84 geodesics, spherical Mercator, regions, camera and tile math.
@@ -55,9 +57,9 @@ let package = Package(
         // updates (an SQLite file via GRDB).
         .target(name: "MapImport", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapRouting", "StreetScene", "MapBundle",
                                                   "MapStyle", .product(name: "GRDB", package: "GRDB.swift")]),
-        // Keeping a bundle current from OpenStreetMap's change files: so far, replication feeds
-        // read over HTTP (AsyncHTTPClient, with NIO's types).
-        .target(name: "MapUpdate", dependencies: ["MapFormats",
+        // Keeping a bundle current from OpenStreetMap's replication feeds: read over HTTP
+        // (AsyncHTTPClient, with NIO's types) or from a folder, applied with MapImport's updater.
+        .target(name: "MapUpdate", dependencies: ["MapFormats", "MapBundle", "MapImport",
                                                   .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                   .product(name: "NIOCore", package: "swift-nio"),
                                                   .product(name: "NIOHTTP1", package: "swift-nio")]),
@@ -111,6 +113,7 @@ let package = Package(
                 "OpenMapKit",
                 "MapServer",
                 "MapWindow",
+                "MapUpdate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -128,7 +131,7 @@ let package = Package(
         .testTarget(name: "MapFormatsTests", dependencies: ["MapGeometry", "CLZ4", "CZstd", "MapFormats", "TestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapBundleTests", dependencies: ["MapBundle", "MapFormats"]),
-        .testTarget(name: "MapUpdateTests", dependencies: ["MapFormats", "MapUpdate", "TestSupport"]),
+        .testTarget(name: "MapUpdateTests", dependencies: ["MapGeometry", "MapFormats", "MapBundle", "MapImport", "MapUpdate", "TestSupport"]),
         .testTarget(name: "MapImportTests", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapBundle", "MapImport", "TestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapSearchTests", dependencies: ["MapGeometry", "MapSearch", "MapBundle", "MapImport", "TestSupport"],
@@ -150,7 +153,8 @@ let package = Package(
                                                           .product(name: "NIOEmbedded", package: "swift-nio"),
                                                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                                                           .product(name: "Logging", package: "swift-log"),
-                                                          .product(name: "HTTPTypes", package: "swift-http-types")],
+                                                          .product(name: "HTTPTypes", package: "swift-http-types"),
+                                                          .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
                     exclude: ["WebMapPage/Browser"]),
         // Runs the built `openmapkit` binary as a user would.
         .testTarget(name: "CommandLineTests", dependencies: ["openmapkit", "trip-planner", "TestSupport"]),

@@ -32,13 +32,40 @@ public struct BundleManifest: Codable, Sendable {
     /// The OSM element store's file name (what an update from change files needs); nil in bundles
     /// made before stores existed, or imported without one (`--no-update-data`).
     public var elements: String? = nil
+    /// The tile feature store's file name (the features an update re-cuts tiles from); kept with
+    /// the element store.
+    public var features: String? = nil
+    /// Where the bundle's data stands in its replication feed, and how many updates it has had:
+    /// from the extract's header at import (when it names a feed), then from each update; nil
+    /// when neither said anything.
+    public var updates: UpdateState? = nil
+
+    /// Where a bundle's data stands.
+    public struct UpdateState: Codable, Sendable, Equatable {
+        /// Change files applied since the import.
+        public var count: Int
+        /// The replication sequence number the data reflects (nil when unknown, as for changes
+        /// applied from files to an extract that named no feed).
+        public var sequence: Int?
+        /// The OSM data's time at that sequence.
+        public var timestamp: Date?
+        /// The feed the extract came from (its header's `osmosis_replication_base_url`).
+        public var feed: String?
+        /// When the last update was applied (the import's time until then).
+        public var applied: Date
+
+        public init(count: Int, sequence: Int? = nil, timestamp: Date? = nil, feed: String? = nil, applied: Date) {
+            (self.count, self.sequence, self.timestamp, self.feed, self.applied) = (count, sequence, timestamp, feed, applied)
+        }
+    }
 
     public init(formatVersion: Int = BundleManifest.currentFormatVersion, source: String, created: Date, bounds: String?,
                 minimumZoom: Int, maximumZoom: Int, tiles: String, report: ImportReport,
-                roads: [String: String]? = nil, places: String? = nil, scene: String? = nil, elements: String? = nil) {
+                roads: [String: String]? = nil, places: String? = nil, scene: String? = nil, elements: String? = nil,
+                features: String? = nil) {
         (self.formatVersion, self.source, self.created, self.bounds) = (formatVersion, source, created, bounds)
         (self.minimumZoom, self.maximumZoom, self.tiles, self.report) = (minimumZoom, maximumZoom, tiles, report)
-        (self.roads, self.places, self.scene, self.elements) = (roads, places, scene, elements)
+        (self.roads, self.places, self.scene, self.elements, self.features) = (roads, places, scene, elements, features)
     }
 
     /// Reads a manifest (dates in ISO 8601, as ``encoded()`` writes them).

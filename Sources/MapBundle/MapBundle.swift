@@ -30,6 +30,8 @@ public struct MapBundle: Sendable {
     public static let sceneFileName = "scene.sqlite"
     /// The OSM elements kept for updates from change files (MapImport's `OSMElementStore`).
     public static let elementsFileName = "osm.sqlite"
+    /// The tile features kept for updates, by source element (MapImport's `TileFeatureStore`).
+    public static let featuresFileName = "features.sqlite"
 
     public let url: URL
     public let manifest: BundleManifest

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import MapBundle
+import MapFormats
 import MapServer
+import MapUpdate
 import OpenMapKit
 
 /// `openmapkit serve`: the HTTP server with the web map, tiles, snapshots and the Maps Server API.
@@ -13,7 +15,10 @@ struct ServeCommand: ParsableCommand {
             Each bundle serves as a region named after its folder (monaco.omk → monaco); a folder of \
             bundles serves every bundle in it, as found at start. Requests see \
             all regions at once unless they pass region=NAME. SIGHUP re-opens the bundles (after \
-            `openmapkit import` replaced one); SIGTERM and SIGINT finish the requests in flight and stop.
+            `openmapkit import` replaced one); SIGTERM and SIGINT finish the requests in flight and stop. \
+            With --update-from, the bundle follows a replication feed while it serves: each update \
+            lands whole, then the server re-opens the bundle (requests in flight finish on the old \
+            data) and drops its cached answers; tiles keep their entity tags unless they changed.
             """)
 
     @Argument(help: "Bundle folders made by `openmapkit import`, or folders of bundles (default: $OPENMAPKIT_BUNDLE).")
@@ -46,6 +51,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The request log: text, json or none.")
     var log = "text"
 
+    @Option(help: "Keep the bundle current from a replication feed while serving: its URL or a folder with the same layout (one bundle only).")
+    var updateFrom: String?
+
+    @Option(help: "With --update-from: how often to check the feed (e.g. 30s, 5m, 1h).")
+    var updateEvery = "60s"
+
     @Flag(help: "Answer cached tiles through the router like every other request, not from the event loop in front of it (slower; for measuring what the early answer saves).")
     var cachedTilesThroughRouter = false
 
@@ -55,6 +66,7 @@ struct ServeCommand: ParsableCommand {
         if let renderWorkers, !(1...256).contains(renderWorkers) { throw ValidationError("--render-workers must be between 1 and 256") }
         guard RequestLogFormat(rawValue: log) != nil else { throw ValidationError("--log must be text, json or none") }
         _ = try keys()
+        guard UpdateCommand.duration(updateEvery) != nil else { throw ValidationError("--update-every takes a duration such as 30s, 5m or 1h.") }
     }
 
     private func keys() throws -> [APIKey] {
@@ -92,15 +104,61 @@ struct ServeCommand: ParsableCommand {
         configuration.answersCachedTilesBeforeRouter = !cachedTilesThroughRouter
         let server = MapServer(configuration: configuration, regions: regions)
         let reload = ReloadOnHangup(regions: regions, cache: server.cache)
+        var follower: ReplicationFollower?
+        if let updateFrom {
+            guard urls.count == 1 else { throw ValidationError("--update-from keeps one bundle current: serve one bundle with it") }
+            let source: any ReplicationSource = updateFrom.hasPrefix("http://") || updateFrom.hasPrefix("https://")
+                ? HTTPReplicationSource(baseURL: URL(string: updateFrom)!)
+                : ReplicationDirectory(root: URL(fileURLWithPath: updateFrom))
+            follower = ReplicationFollower(bundle: urls[0], source: source)
+            guard (try? MapBundle(url: urls[0]).manifest.updates?.sequence) != nil else {
+                throw CommandFailure("\(urls[0].path) records no replication sequence to follow the feed from: "
+                                     + "bring it to one with `openmapkit update \(urls[0].path) --replication \(updateFrom) --from-sequence N` first")
+            }
+        }
+        let interval = UpdateCommand.duration(updateEvery) ?? .seconds(60)
+        let feedFollower = follower
         let names = regions.snapshot.regions.map(\.name).joined(separator: ", ")
         let hostForURL = host.contains(":") ? "[\(host)]" : host
         let address = "http://\(hostForURL):\(port)/"
         try waitForAsync({
-            try await server.run(onServerRunning: { boundPort in
-                // With --port 0 the system picks the port: say which, for people and scripts alike.
-                FileHandle.standardError.write(Data("Serving \(names) at http://\(hostForURL):\(boundPort)/ (Ctrl-C to stop)\n".utf8))
-            })
+            // The feed is followed beside the server, and stopped with it.
+            let following = feedFollower.map { follower in
+                Task {
+                    try await follower.follow(every: interval) { result in
+                        switch result {
+                        case .success(let report):
+                            do {
+                                try regions.reload()
+                                server.cache.removeAll()
+                                let sequence = report.state?.sequence.map { "sequence \($0)" } ?? "an update"
+                                FileHandle.standardError.write(Data("Updated to \(sequence): \(report.tiles.tilesChanged) tiles changed; serving generation \(regions.snapshot.generation)\n".utf8))
+                            } catch {
+                                FileHandle.standardError.write(Data("Updated, but re-opening the bundle failed (still serving the previous data): \(error)\n".utf8))
+                            }
+                        case .failure(let error):
+                            FileHandle.standardError.write(Data("Update failed, trying again in \(interval): \(error)\n".utf8))
+                        }
+                    }
+                }
+            }
+            func stopFollowing() {
+                feedFollower?.cancellation.cancel()
+                following?.cancel()
+            }
+            do {
+                try await server.run(onServerRunning: { boundPort in
+                    // With --port 0 the system picks the port: say which, for people and scripts alike.
+                    FileHandle.standardError.write(Data("Serving \(names) at http://\(hostForURL):\(boundPort)/ (Ctrl-C to stop)\n".utf8))
+                })
+            } catch {
+                stopFollowing()
+                throw error
+            }
             _ = reload
+            // An update under way is cancelled (its transaction rolls back) and waited for.
+            stopFollowing()
+            _ = await following?.result
         }, failure: { error in ValidationError("cannot serve at \(address): \(error)") })
     }
 }

@@ -13,7 +13,7 @@ struct OpenMapKitCommand: ParsableCommand {
 
             Start: openmapkit import region.osm.pbf && openmapkit serve region.omk
             """,
-        subcommands: [ImportCommand.self, ServeCommand.self, ViewCommand.self, TilesCommand.self, SnapshotCommand.self, LookAroundCommand.self, RenderCommand.self, SearchCommand.self, GeocodeCommand.self, ReverseCommand.self, RouteCommand.self, ETACommand.self, OSMCommand.self, RegionCommand.self, GeodesicCommand.self, MapPointCommand.self]
+        subcommands: [ImportCommand.self, UpdateCommand.self, ServeCommand.self, ViewCommand.self, TilesCommand.self, SnapshotCommand.self, LookAroundCommand.self, RenderCommand.self, SearchCommand.self, GeocodeCommand.self, ReverseCommand.self, RouteCommand.self, ETACommand.self, OSMCommand.self, RegionCommand.self, GeodesicCommand.self, MapPointCommand.self]
     )
 }
 

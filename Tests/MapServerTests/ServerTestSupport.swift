@@ -6,6 +6,7 @@ import MapServer
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
+import ServiceLifecycle
 import TestSupport
 import XCTest
 
@@ -28,17 +29,30 @@ enum TestServer {
     /// Serves `server` on a free loopback port while `body` runs, and stops it afterwards.
     static func withRunningServer<T: Sendable>(_ server: MapServer, _ body: @escaping @Sendable (_ port: Int) async throws -> T) async throws -> T {
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
-        let serving = Task { try await server.run(onServerRunning: { port in portSink.yield(port) }) }
+        return try await withRunning(server.application(onServerRunning: { port in portSink.yield(port) }), ports: ports, body)
+    }
+
+    /// Runs `application` while `body` runs with the port it reports on `ports`, then shuts it
+    /// down gracefully and waits until it is down, so the next test never meets a server
+    /// shutting down behind it.
+    ///
+    /// Graceful, never by cancelling the serving task: a cancelled NIO server can leave a
+    /// connection it had accepted but not yet handed over unserved, and that connection's writer
+    /// traps when it is released ("Deinited NIOAsyncWriter without calling finish()", swift-nio
+    /// #3481), which takes the whole test process down at some later point.
+    static func withRunning<App: ApplicationProtocol, T: Sendable>(_ application: App, ports: AsyncStream<Int>,
+                                                                   _ body: @escaping @Sendable (_ port: Int) async throws -> T) async throws -> T {
+        let group = ServiceGroup(configuration: .init(services: [application], logger: Logger(label: "openmapkit.test-server")))
+        let serving = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else {
-            serving.cancel()
-            throw CancellationError()
-        }
+        let port = await iterator.next()
         let result: Result<T, any Error>
-        do { result = .success(try await body(port)) } catch { result = .failure(error) }
-        // Wait for the server to be down before the next test starts one: a server left shutting
-        // down behind tears its connections down while NIO may still write to them.
-        serving.cancel()
+        if let port {
+            do { result = .success(try await body(port)) } catch { result = .failure(error) }
+        } else {
+            result = .failure(CancellationError())
+        }
+        await group.triggerGracefulShutdown()
         _ = await serving.result
         return try result.get()
     }

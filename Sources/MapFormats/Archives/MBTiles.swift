@@ -255,3 +255,99 @@ private struct TileDigest: Hashable {
         hash = hasher.finalize()
     }
 }
+
+/// Changes the tiles of an MBTiles archive in place, inside a transaction the caller holds on
+/// `db`, where the archive is attached under the name `schema`: the archive gains or loses tiles
+/// together with whatever else that transaction changes, or not at all.
+///
+/// Works on the layout ``MBTilesWriter`` makes (a `map` of tile ids to `images`). A changed tile
+/// gets an image of its own; the image it leaves behind is deleted once nothing else shows it
+/// (identical tiles share one image), which an index of the map by image finds.
+public struct MBTilesEditor {
+    let db: Database
+    let schema: String
+    private var nextImageID: Int64
+    /// Images that lost a tile, to delete in ``finish()`` when no tile shows them any more.
+    private var released: Set<Int64> = []
+
+    public init(db: Database, schema: String) throws(MBTilesError) {
+        self.db = db
+        self.schema = schema
+        do {
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM \(schema).sqlite_master WHERE type = 'table'")
+            guard tables.contains("map"), tables.contains("images") else {
+                throw MBTilesError(.database, "the archive has no map and images tables (made by another tool?): it cannot be updated in place")
+            }
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(schema).map_by_image ON map (tile_id)")
+            nextImageID = (try Int64.fetchOne(db, sql: "SELECT max(tile_id) FROM \(schema).images") ?? 0) + 1
+        } catch let error as MBTilesError {
+            throw error
+        } catch {
+            throw MBTilesError(.database, "opening the archive for changes: \(error)")
+        }
+    }
+
+    /// The tiles of zoom `z` within the columns and rows (XYZ) given.
+    public func tiles(z: Int, columns: ClosedRange<Int>, rows: ClosedRange<Int>) throws(MBTilesError) -> [TileID: Data] {
+        let n = 1 << z
+        do {
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT m.tile_column, m.tile_row, i.tile_data FROM \(schema).map m JOIN \(schema).images i ON i.tile_id = m.tile_id
+                WHERE m.zoom_level = ? AND m.tile_column BETWEEN ? AND ? AND m.tile_row BETWEEN ? AND ?
+                """), arguments: [z, columns.lowerBound, columns.upperBound, n - 1 - rows.upperBound, n - 1 - rows.lowerBound])
+            var result: [TileID: Data] = [:]
+            while let row = try cursor.next() {
+                guard let id = TileID(z: z, x: row[0], tmsY: row[1]) else { continue }
+                result[id] = row[2]
+            }
+            return result
+        } catch {
+            throw MBTilesError(.database, "reading tiles: \(error)")
+        }
+    }
+
+    /// Sets a tile's data, adding the tile if it was missing.
+    public mutating func put(_ id: TileID, data: Data) throws(MBTilesError) {
+        do {
+            try release(id)
+            try db.cachedStatement(sql: "INSERT INTO \(schema).images (tile_id, tile_data) VALUES (?, ?)").execute(arguments: [nextImageID, data])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(schema).map (zoom_level, tile_column, tile_row, tile_id) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [id.z, id.x, id.tmsY, nextImageID])
+            nextImageID += 1
+        } catch {
+            throw MBTilesError(.database, "writing tile \(id): \(error)")
+        }
+    }
+
+    /// Removes a tile.
+    public mutating func delete(_ id: TileID) throws(MBTilesError) {
+        do {
+            try release(id)
+            try db.cachedStatement(sql: "DELETE FROM \(schema).map WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?")
+                .execute(arguments: [id.z, id.x, id.tmsY])
+        } catch {
+            throw MBTilesError(.database, "deleting tile \(id): \(error)")
+        }
+    }
+
+    private mutating func release(_ id: TileID) throws {
+        if let image = try Int64.fetchOne(db.cachedStatement(sql: "SELECT tile_id FROM \(schema).map WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?"),
+                                          arguments: [id.z, id.x, id.tmsY]) {
+            released.insert(image)
+        }
+    }
+
+    /// Deletes the images no tile shows any more.
+    public mutating func finish() throws(MBTilesError) {
+        do {
+            for image in released.sorted() {
+                try db.cachedStatement(sql: """
+                    DELETE FROM \(schema).images WHERE tile_id = ? AND NOT EXISTS (SELECT 1 FROM \(schema).map WHERE tile_id = ?)
+                    """).execute(arguments: [image, image])
+            }
+            released = []
+        } catch {
+            throw MBTilesError(.database, "deleting unused images: \(error)")
+        }
+    }
+}

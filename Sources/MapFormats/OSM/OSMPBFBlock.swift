@@ -670,3 +670,99 @@ struct OSMPrimitiveBlockDecoder {
         }
     }
 }
+
+// MARK: - Building
+
+/// Makes an ``OSMPrimitiveBlock`` from elements, for sources of blocks other than a PBF file (a
+/// store of elements read back in id order): the same columns a decoded block has, with the
+/// strings interned in one table.
+public struct OSMPrimitiveBlockBuilder {
+    private var block = OSMPrimitiveBlock()
+    private var stringIndex: [String: Int32] = [:]
+
+    public init() {
+        block.nodes.tags.starts = [0]
+        block.ways.tags.starts = [0]
+        block.relations.tags.starts = [0]
+    }
+
+    /// Elements added so far.
+    public var count: Int { block.elementCount }
+
+    private mutating func intern(_ string: String) -> Int32 {
+        if let index = stringIndex[string] { return index }
+        let index = Int32(block.strings.count)
+        var utf8 = string
+        utf8.withUTF8 { block.strings.append(UnsafeRawBufferPointer($0)) }
+        stringIndex[string] = index
+        return index
+    }
+
+    private mutating func append(_ tags: OSMTags, to columns: inout OSMTagColumns) {
+        for (key, value) in tags {
+            columns.keys.append(intern(key))
+            columns.values.append(intern(value))
+        }
+        columns.starts.append(Int32(columns.keys.count))
+    }
+
+    public mutating func add(_ node: OSMNode) {
+        block.nodes.ids.append(node.id)
+        block.nodes.locations.append(node.location)
+        var tags = block.nodes.tags
+        block.nodes.tags = OSMTagColumns()
+        append(node.tags, to: &tags)
+        block.nodes.tags = tags
+    }
+
+    public mutating func add(_ way: OSMWay) {
+        block.ways.ids.append(way.id)
+        block.ways.refs.append(contentsOf: way.nodeRefs)
+        block.ways.refStarts.append(Int32(block.ways.refs.count))
+        var tags = block.ways.tags
+        block.ways.tags = OSMTagColumns()
+        append(way.tags, to: &tags)
+        block.ways.tags = tags
+    }
+
+    public mutating func add(_ relation: OSMRelation) {
+        block.relations.ids.append(relation.id)
+        for member in relation.members {
+            block.relations.memberTypes.append(member.type)
+            block.relations.memberRefs.append(member.ref)
+            block.relations.memberRoles.append(intern(member.role))
+        }
+        block.relations.memberStarts.append(Int32(block.relations.memberTypes.count))
+        var tags = block.relations.tags
+        block.relations.tags = OSMTagColumns()
+        append(relation.tags, to: &tags)
+        block.relations.tags = tags
+    }
+
+    /// The block, numbered and placed as given (`position` is what progress is measured by).
+    public func build(sequenceNumber: Int, position: Int) -> OSMPrimitiveBlock {
+        var result = block
+        result.sequenceNumber = sequenceNumber
+        result.blobIndex = sequenceNumber + 1
+        result.blobOffset = position
+        return result
+    }
+}
+
+/// Where an import reads its blocks from: a PBF file (``OSMPBFReader``), or anything that can
+/// hand over the same blocks, such as a bundle's store of OSM elements being rebuilt from.
+public protocol OSMBlockSource {
+    /// The file's header (its bounding box and replication state matter to an import).
+    var header: OSMPBFHeader { get }
+    /// The size progress is measured against: blocks' ``OSMPrimitiveBlock/blobOffset`` run up to it.
+    var fileSize: Int { get }
+    /// Hands over the blocks holding the kinds `options` asks for, in order: nodes, ways, relations,
+    /// each by id in a sorted source.
+    func scanBlocks(options: OSMPBFReadOptions, _ body: (OSMPrimitiveBlock) throws -> Void) throws
+}
+
+extension OSMPBFReader: OSMBlockSource {
+    public func scanBlocks(options: OSMPBFReadOptions, _ body: (OSMPrimitiveBlock) throws -> Void) throws {
+        try forEachBlock(options: options, body)
+    }
+}

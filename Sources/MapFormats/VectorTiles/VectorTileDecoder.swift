@@ -215,23 +215,23 @@ public struct VectorTileDecoder {
             let at = reader.offset
             switch field {
             case 1:
-                try expect(wireType, .lengthDelimited, "Layer.name", at, index)
+                try Self.expect(wireType, .lengthDelimited, "Layer.name", at, index)
                 name = try wrap(reader.readString(), layer: index)
             case 2:
-                try expect(wireType, .lengthDelimited, "Layer.features", at, index)
+                try Self.expect(wireType, .lengthDelimited, "Layer.features", at, index)
                 featureRanges.append(try wrap(reader.readLengthDelimitedRange(), layer: index))
             case 3:
-                try expect(wireType, .lengthDelimited, "Layer.keys", at, index)
+                try Self.expect(wireType, .lengthDelimited, "Layer.keys", at, index)
                 keys.append(try wrap(reader.readString(), layer: index))
             case 4:
-                try expect(wireType, .lengthDelimited, "Layer.values", at, index)
+                try Self.expect(wireType, .lengthDelimited, "Layer.values", at, index)
                 let valueRange = try wrap(reader.readLengthDelimitedRange(), layer: index)
-                values.append(try decodeValue(bytes, valueRange, layer: index))
+                values.append(try Self.decodeValue(bytes, valueRange, layer: index))
             case 5:
-                try expect(wireType, .varint, "Layer.extent", at, index)
+                try Self.expect(wireType, .varint, "Layer.extent", at, index)
                 extent = try wrap(reader.readVarint(), layer: index)
             case 15:
-                try expect(wireType, .varint, "Layer.version", at, index)
+                try Self.expect(wireType, .varint, "Layer.version", at, index)
                 version = try wrap(reader.readVarint(), layer: index)
             default:
                 try wrap(reader.skip(wireType), layer: index)
@@ -252,7 +252,7 @@ public struct VectorTileDecoder {
         return VectorTile.Layer(name: name, version: UInt32(version), extent: UInt32(extent), features: features)
     }
 
-    private func decodeValue(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, layer: Int) throws(VectorTileError) -> VectorTile.Value {
+    static func decodeValue(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, layer: Int?) throws(VectorTileError) -> VectorTile.Value {
         var reader = ProtobufReader(bytes, from: range.lowerBound, to: range.upperBound)
         var value: VectorTile.Value?
         while let (field, wireType) = try wrap(reader.nextField(), layer: layer) {
@@ -262,25 +262,25 @@ public struct VectorTileDecoder {
             }
             switch field {
             case 1:
-                try expect(wireType, .lengthDelimited, "Value.string_value", at, layer)
+                try Self.expect(wireType, .lengthDelimited, "Value.string_value", at, layer)
                 value = .string(try wrap(reader.readString(), layer: layer))
             case 2:
-                try expect(wireType, .fixed32, "Value.float_value", at, layer)
+                try Self.expect(wireType, .fixed32, "Value.float_value", at, layer)
                 value = .float(try wrap(reader.readFloat(), layer: layer))
             case 3:
-                try expect(wireType, .fixed64, "Value.double_value", at, layer)
+                try Self.expect(wireType, .fixed64, "Value.double_value", at, layer)
                 value = .double(try wrap(reader.readDouble(), layer: layer))
             case 4:
-                try expect(wireType, .varint, "Value.int_value", at, layer)
+                try Self.expect(wireType, .varint, "Value.int_value", at, layer)
                 value = .int(try wrap(reader.readInt64(), layer: layer))
             case 5:
-                try expect(wireType, .varint, "Value.uint_value", at, layer)
+                try Self.expect(wireType, .varint, "Value.uint_value", at, layer)
                 value = .uint(try wrap(reader.readVarint(), layer: layer))
             case 6:
-                try expect(wireType, .varint, "Value.sint_value", at, layer)
+                try Self.expect(wireType, .varint, "Value.sint_value", at, layer)
                 value = .sint(try wrap(reader.readSInt64(), layer: layer))
             case 7:
-                try expect(wireType, .varint, "Value.bool_value", at, layer)
+                try Self.expect(wireType, .varint, "Value.bool_value", at, layer)
                 let raw = try wrap(reader.readVarint(), layer: layer)
                 value = .bool(raw != 0)
             default:
@@ -315,10 +315,10 @@ public struct VectorTileDecoder {
             let at = reader.offset
             switch field {
             case 1:
-                try expect(wireType, .varint, "Feature.id", at, layer, featureIndex)
+                try Self.expect(wireType, .varint, "Feature.id", at, layer, featureIndex)
                 id = try wrap(reader.readVarint(), layer: layer, feature: featureIndex)
             case 2:
-                try expect(wireType, .lengthDelimited, "Feature.tags", at, layer, featureIndex)
+                try Self.expect(wireType, .lengthDelimited, "Feature.tags", at, layer, featureIndex)
                 let tags = try wrap(reader.readLengthDelimitedRange(), layer: layer, feature: featureIndex)
                 // Packed fields may legally be split; tags are rarely split, so only the common case is kept cheap.
                 if let previous = tagsRange, previous.upperBound != tags.lowerBound {
@@ -326,10 +326,10 @@ public struct VectorTileDecoder {
                 }
                 tagsRange = tagsRange.map { $0.lowerBound..<tags.upperBound } ?? tags
             case 3:
-                try expect(wireType, .varint, "Feature.type", at, layer, featureIndex)
+                try Self.expect(wireType, .varint, "Feature.type", at, layer, featureIndex)
                 typeField = try wrap(reader.readVarint(), layer: layer, feature: featureIndex)
             case 4:
-                try expect(wireType, .lengthDelimited, "Feature.geometry", at, layer, featureIndex)
+                try Self.expect(wireType, .lengthDelimited, "Feature.geometry", at, layer, featureIndex)
                 let geometry = try wrap(reader.readLengthDelimitedRange(), layer: layer, feature: featureIndex)
                 if geometryRange != nil { repeatedGeometry = true } else { geometryRange = geometry }
             default:
@@ -420,7 +420,7 @@ public struct VectorTileDecoder {
     }
 
     @inline(__always)
-    private func expect(_ wireType: ProtobufWireType, _ expected: ProtobufWireType, _ field: String, _ at: Int,
+    private static func expect(_ wireType: ProtobufWireType, _ expected: ProtobufWireType, _ field: String, _ at: Int,
                         _ layer: Int?, _ feature: Int? = nil) throws(VectorTileError) {
         guard wireType == expected else {
             throw VectorTileError(.wrongWireType(field: field, wireType: wireType.rawValue), at: at, layer: layer, feature: feature)

@@ -73,7 +73,7 @@ public struct VectorTileEncoder {
             writeFeature(&body, id: feature.id, type: feature.geometry.type)
         }
         for key in keys { body.writeStringField(3, key) }
-        for value in values { writeValue(&body, value) }
+        for value in values { body.writeBytesField(4, value.encodedMessage()) }
         body.writeVarintField(5, UInt64(layer.extent))
         writer.writeBytesField(3, body.bytes)
     }
@@ -106,20 +106,6 @@ public struct VectorTileEncoder {
         for command in commands { appendVarint(&out, UInt64(command)) }
         body.writeBytesField(2, out)
         featureBytes = out
-    }
-
-    private func writeValue(_ body: inout ProtobufWriter, _ value: VectorTile.Value) {
-        var v = ProtobufWriter()
-        switch value {
-        case .string(let s): v.writeStringField(1, s)
-        case .float(let f): v.writeFloatField(2, f)
-        case .double(let d): v.writeDoubleField(3, d)
-        case .int(let i): v.writeVarintField(4, UInt64(bitPattern: i))
-        case .uint(let u): v.writeVarintField(5, u)
-        case .sint(let s): v.writeSInt64Field(6, s)
-        case .bool(let b): v.writeVarintField(7, b ? 1 : 0)
-        }
-        body.writeBytesField(4, v.bytes)
     }
 
     // MARK: Geometry
@@ -254,5 +240,56 @@ extension VectorTile {
         var encoder = VectorTileEncoder()
         for layer in layers { encoder.append(layer) }
         return encoder.bytes
+    }
+}
+
+extension VectorTile.Value {
+    /// The value as MVT's `Value` message (one field, by kind).
+    func encodedMessage() -> [UInt8] {
+        var v = ProtobufWriter()
+        switch self {
+        case .string(let s): v.writeStringField(1, s)
+        case .float(let f): v.writeFloatField(2, f)
+        case .double(let d): v.writeDoubleField(3, d)
+        case .int(let i): v.writeVarintField(4, UInt64(bitPattern: i))
+        case .uint(let u): v.writeVarintField(5, u)
+        case .sint(let s): v.writeSInt64Field(6, s)
+        case .bool(let b): v.writeVarintField(7, b ? 1 : 0)
+        }
+        return v.bytes
+    }
+}
+
+extension VectorTile {
+    /// A feature's properties on their own, outside a tile (a store of features waiting to be cut
+    /// keeps them so): pairs of field 1, the key, and field 2, the value as MVT's `Value` message.
+    public static func encodeProperties(_ properties: [Property]) -> [UInt8] {
+        var out = ProtobufWriter()
+        for property in properties {
+            out.writeStringField(1, property.key)
+            out.writeBytesField(2, property.value.encodedMessage())
+        }
+        return out.bytes
+    }
+
+    /// Reads properties written by ``encodeProperties(_:)``.
+    public static func decodeProperties(_ bytes: UnsafeRawBufferPointer) throws(VectorTileError) -> [Property] {
+        var reader = ProtobufReader(bytes)
+        var properties: [Property] = []
+        var key: String?
+        while let (field, wireType) = try wrap(reader.nextField(), layer: nil) {
+            switch (field, wireType, key) {
+            case (1, .lengthDelimited, nil):
+                key = try wrap(reader.readString(), layer: nil)
+            case (2, .lengthDelimited, let name?):
+                let range = try wrap(reader.readLengthDelimitedRange(), layer: nil)
+                properties.append(Property(name, try VectorTileDecoder.decodeValue(bytes, range, layer: nil)))
+                key = nil
+            default:
+                throw VectorTileError(.invalidValue("property field \(field) out of place"), at: reader.offset, layer: nil)
+            }
+        }
+        guard key == nil else { throw VectorTileError(.invalidValue("property without a value"), at: reader.offset, layer: nil) }
+        return properties
     }
 }

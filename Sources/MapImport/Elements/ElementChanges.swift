@@ -38,8 +38,16 @@ extension OSMElementStore {
     /// Deleting an element still referenced (a node of a way the change keeps) is applied as the
     /// file says: the way then misses that node, as ways at an extract's edge do.
     public func apply(_ change: OSMChange) throws -> ElementChanges {
-        try update { writer in
+        try update { writer in try writer.apply(change) }
+    }
+}
+
+extension OSMElementWriter {
+    /// Applies `change` inside the writer's transaction (see ``OSMElementStore/apply(_:)``).
+    public func apply(_ change: OSMChange) throws -> ElementChanges {
+        do {
             var result = ElementChanges()
+            let writer = self
             let reader = writer.reader
             let net = change.netEffect
             var touchedWays = Set<Int64>(), touchedRelations = Set<Int64>()

@@ -199,6 +199,19 @@ public final class OSMElementStoreWriter: @unchecked Sendable {
         }
     }
 
+    /// Records a value about the store (such as the extract's bounds), written with the elements.
+    public func setMetadata(_ key: String, _ value: String) throws {
+        try rethrowFailure()
+        queue.async { [self] in
+            guard lock.withLock({ failure == nil }) else { return }
+            do {
+                try writer.insert { try $0.execute(sql: "INSERT OR REPLACE INTO metadata (key, value) VALUES (?, ?)", arguments: [key, value]) }
+            } catch {
+                lock.withLock { failure = failure ?? error }
+            }
+        }
+    }
+
     private func rethrowFailure() throws {
         if let error = lock.withLock({ failure }) { throw error }
     }
@@ -424,3 +437,73 @@ public struct OSMElementWriter {
     }
 }
 
+
+/// A store's elements as an import reads a PBF file: nodes, ways, then relations, each by id, in
+/// blocks of ``blockSize`` — so the parts of a bundle made from the whole of the data (the place
+/// index, the road graphs, the street scene) can be made again from the updated store with the
+/// import's own code. Reads through `reader`, so inside an update's transaction it sees the
+/// change before it is committed.
+public struct OSMElementStoreBlocks: OSMBlockSource {
+    public static let blockSize = 8000
+    let reader: OSMElementReader
+    public let header: OSMPBFHeader
+    public let fileSize: Int
+
+    public init(reader: OSMElementReader) throws {
+        self.reader = reader
+        var header = OSMPBFHeader()
+        // The extract's box, as the import recorded it (the sea and cut boundaries close along it).
+        if let bounds = try reader.metadata("bounds")?.split(separator: ",").compactMap({ Int64($0) }), bounds.count == 4 {
+            header.boundingBox = OSMPBFHeader.BoundingBox(left: bounds[0], right: bounds[1], top: bounds[2], bottom: bounds[3])
+        }
+        self.header = header
+        let counts = try reader.counts()
+        fileSize = max(counts.nodes + counts.ways + counts.relations, 1)
+    }
+
+    public func scanBlocks(options: OSMPBFReadOptions, _ body: (OSMPrimitiveBlock) throws -> Void) throws {
+        var position = 0, sequence = 0
+        var builder = OSMPrimitiveBlockBuilder()
+        func flush() throws {
+            guard builder.count > 0 else { return }
+            try body(builder.build(sequenceNumber: sequence, position: position))
+            sequence += 1
+            builder = OSMPrimitiveBlockBuilder()
+        }
+        let db = reader.db
+        if options.kinds.contains(.nodes) {
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, lat, lon, tags FROM nodes ORDER BY id")
+            while let row = try rows.next() {
+                builder.add(OSMNode(id: row[0], location: OSMLocation(latitudeE7: row[1], longitudeE7: row[2]),
+                                    tags: options.tags ? try OSMElementSchema.decodeTags(row[3]) : []))
+                position += 1
+                if builder.count >= Self.blockSize { try flush() }
+            }
+            try flush()
+        } else {
+            position += try reader.counts().nodes
+        }
+        if options.kinds.contains(.ways) {
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, nodes, tags FROM ways ORDER BY id")
+            while let row = try rows.next() {
+                builder.add(OSMWay(id: row[0], nodeRefs: try OSMElementSchema.decodeNodeRefs(row[1]),
+                                   tags: options.tags ? try OSMElementSchema.decodeTags(row[2]) : []))
+                position += 1
+                if builder.count >= Self.blockSize { try flush() }
+            }
+            try flush()
+        } else {
+            position += try reader.counts().ways
+        }
+        if options.kinds.contains(.relations) {
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, members, tags FROM relations ORDER BY id")
+            while let row = try rows.next() {
+                builder.add(OSMRelation(id: row[0], members: try OSMElementSchema.decodeMembers(row[1]),
+                                        tags: options.tags ? try OSMElementSchema.decodeTags(row[2]) : []))
+                position += 1
+                if builder.count >= Self.blockSize { try flush() }
+            }
+            try flush()
+        }
+    }
+}

@@ -66,15 +66,25 @@ public final class BundleImporter {
     /// Whether to keep the OSM elements (`osm.sqlite`, an ``OSMElementStore``) so the bundle can
     /// be updated from change files; off for a read-only bundle, which is then a little smaller.
     public var keepsElements = true
+    /// Whether to cut the vector tiles; off only when the other parts are made again from a
+    /// bundle's element store by an update (which keeps its tiles current itself).
+    public var buildsTiles = true
 
     public init() {}
 
     /// Imports `source` into the bundle folder `destination`, replacing an existing bundle there.
     public func importPBF(at source: URL, to destination: URL) throws -> ImportReport {
-        var report = ImportReport()
-        report.source = source.lastPathComponent
         let reader: OSMPBFReader
         do { reader = try OSMPBFReader(url: source) } catch { throw ImportError.source("\(source.path): \(error)") }
+        return try importBlocks(from: reader, named: source.lastPathComponent, to: destination)
+    }
+
+    /// Imports the blocks of `reader` (a PBF file, or a bundle's element store) into the bundle
+    /// folder `destination`, replacing an existing bundle there; `name` is the source's name, for
+    /// the report and the manifest.
+    public func importBlocks(from reader: some OSMBlockSource, named name: String, to destination: URL) throws -> ImportReport {
+        var report = ImportReport()
+        report.source = name
         let fileSize = Double(max(reader.fileSize, 1))
 
         // Everything is built in a hidden folder beside the destination, on the same disk, and
@@ -100,20 +110,18 @@ public final class BundleImporter {
         func finishPhase(_ phase: ImportPhase) {
             // The unlinked scratch files, and whatever the staging folder holds (the archive being written).
             let staged = bundle.bytesWritten
-            report.phases.append(meter.finish(phase, diskBytes: store.diskBytes + builder.scratchBytes + staged))
+            report.phases.append(meter.finish(phase.rawValue, diskBytes: store.diskBytes + builder.scratchBytes + staged))
         }
 
-        func add(_ placed: [PlacedFeature]) throws {
-            for (feature, geometry) in placed {
-                try builder.add(layer: feature.layer, minimumZoom: feature.minimumZoom, attributes: feature.attributes, geometry: geometry)
-                report.featuresPerLayer[feature.layer.rawValue, default: 0] += 1
-            }
-        }
         func add(_ output: ElementFeatures) throws {
             report.missingWayReferences += output.missingWays
             report.missingNodeReferences += output.missingNodes
             if !output.isValid { report.invalidAreas += 1 }
-            try add(output.features)
+            for (feature, geometry) in output.features where buildsTiles {
+                try builder.add(layer: feature.layer, minimumZoom: feature.minimumZoom, attributes: feature.attributes, geometry: geometry,
+                                source: output.source)
+                report.featuresPerLayer[feature.layer.rawValue, default: 0] += 1
+            }
         }
 
         // Places for search (nil when disabled): gathered during the passes, written at the end.
@@ -123,9 +131,17 @@ public final class BundleImporter {
         let scene = buildsStreetScene ? try SceneCollector(url: bundle.url(for: MapBundle.sceneFileName)) : nil
         // The elements as read, for updates (nil when not kept).
         let elements = keepsElements ? try OSMElementStoreWriter(url: bundle.url(for: MapBundle.elementsFileName)) : nil
+        // The extract's box, which updates close the sea and cut boundaries along, as this import does.
+        if let box = reader.header.boundingBox { try elements?.setMetadata("bounds", "\(box.left),\(box.right),\(box.top),\(box.bottom)") }
         // A failed or cancelled import stops its writing queue before the staging folder goes.
-        var elementsFinished = false
-        defer { if !elementsFinished { elements?.abandon() } }
+        // The tile features by source, for updates (nil when the elements are not kept).
+        let features = keepsElements && buildsTiles ? try TileFeatureStoreWriter(url: bundle.url(for: MapBundle.featuresFileName)) : nil
+        builder.featureStore = features
+        var elementsFinished = false, featuresFinished = false
+        defer {
+            if !elementsFinished { elements?.abandon() }
+            if !featuresFinished { features?.abandon() }
+        }
 
         // 1. Relations: which are areas or boundaries, and which ways they need.
         progress(.relations, nil)
@@ -139,13 +155,10 @@ public final class BundleImporter {
             block.forEachRelation { relation in
                 report.relations += 1
                 roads?.add(relation: relation)
-                let type = relation.tags.value(for: "type")
-                if type == "multipolygon" || (type == "boundary" && relation.tags.value(for: "boundary") != "administrative") {
-                    areaRelations.append(relation)
-                } else if type == "boundary" {
-                    boundaryRelations.append(relation)
-                } else {
-                    return
+                switch ElementFeatureMaker.role(ofRelationTagged: relation.tags) {
+                case .area: areaRelations.append(relation)
+                case .boundary: boundaryRelations.append(relation)
+                case nil: return
                 }
                 for member in relation.members where member.type == .way { neededWays.insert(member.ref) }
             }
@@ -163,7 +176,7 @@ public final class BundleImporter {
         var nodeBounds: (minLatE7: Int32, minLonE7: Int32, maxLatE7: Int32, maxLonE7: Int32) = (.max, .max, .min, .min)
         var batch: [OSMPrimitiveBlock] = []
         let batchSize = 4 * ProcessInfo.processInfo.activeProcessorCount
-        let schema = self.schema
+        let maker = ElementFeatureMaker(schema: schema)
         var waysBegan = false
         func processBatch() throws {
             guard !batch.isEmpty else { return }
@@ -181,7 +194,7 @@ public final class BundleImporter {
             sceneOutputs.initialize(repeating: BlockScene())
             let neededWays = neededWays
             DispatchQueue.concurrentPerform(iterations: blocks.count) { index in
-                outputs[index] = BlockFeatures(blocks[index], schema: schema, nodes: store, neededWays: neededWays)
+                outputs[index] = BlockFeatures(blocks[index], maker: maker, nodes: store, neededWays: neededWays)
                 if !placeOutputs.isEmpty { placeOutputs[index] = BlockPlaces(blocks[index], nodes: store) }
                 if !sceneOutputs.isEmpty { sceneOutputs[index] = BlockScene(blocks[index], nodes: store) }
             }
@@ -191,6 +204,7 @@ public final class BundleImporter {
                 for element in output.elements { try add(element) }
                 for way in output.memberWays { memberWays[way.id] = way }
                 coastlines += output.coastlines
+                for way in output.coastlines { features?.addCoastline(way.id) }
             }
         }
         try scan(reader, kinds: [.nodes, .ways], fileSize: fileSize, phase: .nodesAndWays) { block in
@@ -199,7 +213,7 @@ public final class BundleImporter {
                 roads?.addNodes(of: block)
                 // Ways must see every node: a node after the first way means an unsorted extract.
                 guard !waysBegan else {
-                    throw ImportError.source("\(source.path): nodes after ways (block at byte \(block.blobOffset)); "
+                    throw ImportError.source("\(name): nodes after ways (block at byte \(block.blobOffset)); "
                                              + "the import needs an extract sorted by type and id, as `osmium sort` makes")
                 }
                 report.nodes += block.nodes.count
@@ -240,49 +254,46 @@ public final class BundleImporter {
             if inScene { try scene?.add(relation: relation, assembly: assembly) }
             guard !features.isEmpty else { continue }
             try places?.add(relation: relation, assembly: assembly)
-            try add(ElementFeatures(assembly, features))
+            try add(ElementFeatures(source: FeatureSource(kind: .relation, id: relation.id), assembly, features))
+        }
+        // The sea is closed within the extract's bounds: the header's box, else the nodes' own.
+        // (Kept for updates too, which may bring the first coastline.)
+        let seaBounds: MKMapRect
+        if let box = headerBounds {
+            seaBounds = CoastlineAssembler.mapRect(minLatitude: box.minLatitude, minLongitude: box.minLongitude,
+                                                   maxLatitude: box.maxLatitude, maxLongitude: box.maxLongitude)
+        } else if nodeBounds.minLatE7 <= nodeBounds.maxLatE7 {
+            seaBounds = CoastlineAssembler.mapRect(minLatitude: Double(nodeBounds.minLatE7) / 1e7, minLongitude: Double(nodeBounds.minLonE7) / 1e7,
+                                                   maxLatitude: Double(nodeBounds.maxLatE7) / 1e7, maxLongitude: Double(nodeBounds.maxLonE7) / 1e7)
+        } else {
+            seaBounds = .null
         }
         // The sea, from the coastline ways (none in a landlocked extract, which costs nothing here).
         if !coastlines.isEmpty {
-            let bounds: MKMapRect
-            if let box = headerBounds {
-                bounds = CoastlineAssembler.mapRect(minLatitude: box.minLatitude, minLongitude: box.minLongitude,
-                                                    maxLatitude: box.maxLatitude, maxLongitude: box.maxLongitude)
-            } else if nodeBounds.minLatE7 <= nodeBounds.maxLatE7 {
-                bounds = CoastlineAssembler.mapRect(minLatitude: Double(nodeBounds.minLatE7) / 1e7, minLongitude: Double(nodeBounds.minLonE7) / 1e7,
-                                                    maxLatitude: Double(nodeBounds.maxLatE7) / 1e7, maxLongitude: Double(nodeBounds.maxLonE7) / 1e7)
-            } else {
-                bounds = .null
-            }
-            let sea = CoastlineAssembler(bounds: bounds).assemble(coastlines)
+            let sea = maker.sea(coastlines, bounds: seaBounds)
             report.coastlineWarnings = sea.warnings
-            let ocean = schema.oceanFeature
-            for polygon in sea.polygons { try add(placed([ocean], .polygon(polygon))) }
+            for features in sea.features { try add(features) }
             coastlines = []
         }
         // A way shared by several boundaries is drawn once, with the most important admin level.
-        var boundaryWays: [Int64: (SchemaFeature, OSMWay)] = [:]
+        var boundaryRelationsOfWay: [Int64: [OSMRelation]] = [:]
         for relation in boundaryRelations {
             for member in relation.members where member.type == .way {
-                guard let way = memberWays[member.ref] else {
+                guard memberWays[member.ref] != nil else {
                     report.missingWayReferences += 1
                     continue
                 }
-                let maritime = way.tags.value(for: "maritime") == "yes" || way.tags.value(for: "natural") == "coastline"
-                guard let feature = schema.boundaryFeature(relationTags: relation.tags, maritime: maritime) else { break }
-                if let existing = boundaryWays[way.id], existing.0.minimumZoom <= feature.minimumZoom { continue }
-                boundaryWays[way.id] = (feature, way)
+                if boundaryRelationsOfWay[member.ref]?.last?.id != relation.id { boundaryRelationsOfWay[member.ref, default: []].append(relation) }
             }
         }
-        for (_, (feature, way)) in boundaryWays.sorted(by: { $0.key < $1.key }) {
-            let points = way.nodeRefs.compactMap { store.location(of: $0) }.map(mapPoint)
-            if points.count >= 2 { try add(placed([feature], .line(points))) }
+        for (id, relations) in boundaryRelationsOfWay.sorted(by: { $0.key < $1.key }) {
+            if let line = maker.boundaryLine(way: memberWays[id]!, relations: relations, location: store.location(of:)) { try add(line) }
         }
         try places?.add(boundaries: boundaryRelations, way: { memberWays[$0] }, location: store.location(of:))
         // Way geometry is all in the tile builder now: the node store, the relations and their
         // member ways can go, and the allocator can hand their pages back before tiles are cut.
         memberWays = [:]
-        boundaryWays = [:]
+        boundaryRelationsOfWay = [:]
         areaRelations = []
         boundaryRelations = []
         neededWays = []
@@ -325,19 +336,25 @@ public final class BundleImporter {
         }
 
         // 4. Tiles: cut bucket by bucket on all cores, written as they come.
-        progress(.tiles, 0)
-        try checkCancelled()
-        let writer: MBTilesWriter
-        do { writer = try MBTilesWriter(destination: archiveURL) } catch { throw ImportError.destination("\(error)") }
-        var written = 0
-        try builder.writeTiles(transform: { try Compression.deflate($0, container: .gzip) },
-                               progress: { progress(.tiles, $0) }) { id, compressed in
-            written += 1
-            if written % 256 == 0 { try checkCancelled() }
-            try writer.add(id, data: Data(compressed))
-            report.tilesPerZoom[id.z, default: 0] += 1
+        var writer: MBTilesWriter?
+        if buildsTiles {
+            progress(.tiles, 0)
+            try checkCancelled()
+            let archive: MBTilesWriter
+            do { archive = try MBTilesWriter(destination: archiveURL) } catch { throw ImportError.destination("\(error)") }
+            var written = 0
+            try builder.writeTiles(transform: { try Compression.deflate($0, container: .gzip) },
+                                   progress: { progress(.tiles, $0) }) { id, compressed in
+                written += 1
+                if written % 256 == 0 { try checkCancelled() }
+                try archive.add(id, data: Data(compressed))
+                report.tilesPerZoom[id.z, default: 0] += 1
+            }
+            try features?.finish(plan: TileCutPlan(options: tileOptions, levels: builder.cutLevels, seaBounds: seaBounds.isNull ? nil : seaBounds))
+            featuresFinished = true
+            writer = archive
+            finishPhase(.tiles)
         }
-        finishPhase(.tiles)
 
         // 5. The road graphs, one file per travel mode (MapRouting builds and contracts them).
         var roadFiles: [String: String] = [:]
@@ -361,7 +378,7 @@ public final class BundleImporter {
             "version": "1",
             "minzoom": String(tileOptions.minimumZoom),
             "maxzoom": String(tileOptions.maximumZoom),
-            "description": "OpenMapTiles-schema vector tiles made by OpenMapKit from \(source.lastPathComponent)",
+            "description": "OpenMapTiles-schema vector tiles made by OpenMapKit from \(name)",
             "attribution": "© OpenStreetMap contributors",
             "json": String(decoding: vectorLayers, as: UTF8.self),
         ]
@@ -372,26 +389,33 @@ public final class BundleImporter {
                 metadata["center"] = "\(center.0),\(center.1),\(min(12, tileOptions.maximumZoom))"
             }
         }
-        try writer.setMetadata(metadata)
-        try writer.finish()
+        try writer?.setMetadata(metadata)
+        try writer?.finish()
         report.tileBytes = (try? fileManager.attributesOfItem(atPath: archiveURL.path)[.size] as? Int) ?? 0
         finishPhase(.writing)
 
-        let manifest = BundleManifest(source: source.lastPathComponent, created: Date(),
+        var manifest = BundleManifest(source: name, created: Date(),
                                       bounds: bounds, minimumZoom: tileOptions.minimumZoom, maximumZoom: tileOptions.maximumZoom,
                                       tiles: MapBundle.tilesFileName, report: report, roads: roads == nil ? nil : roadFiles,
                                       places: places == nil ? nil : MapBundle.placesFileName,
                                       scene: scene == nil ? nil : MapBundle.sceneFileName,
-                                      elements: elements == nil ? nil : MapBundle.elementsFileName)
+                                      elements: elements == nil ? nil : MapBundle.elementsFileName,
+                                      features: features == nil ? nil : MapBundle.featuresFileName)
+        if elements != nil, let sequence = reader.header.replicationSequenceNumber {
+            // Updates from the extract's feed resume here.
+            manifest.updates = BundleManifest.UpdateState(count: 0, sequence: Int(sequence),
+                                                          timestamp: reader.header.replicationTimestamp.map { Date(timeIntervalSince1970: TimeInterval($0)) },
+                                                          feed: reader.header.replicationBaseURL, applied: manifest.created)
+        }
         do { try bundle.commit(manifest) } catch { throw ImportError.destination(error.message) }
         return report
     }
 
     /// Scans blocks of the given kinds, reporting progress by file position and honouring cancellation.
-    private func scan(_ reader: OSMPBFReader, kinds: OSMEntityKinds, fileSize: Double, phase: ImportPhase,
+    private func scan(_ reader: some OSMBlockSource, kinds: OSMEntityKinds, fileSize: Double, phase: ImportPhase,
                       _ body: (OSMPrimitiveBlock) throws -> Void) throws {
         var last = 0.0
-        try reader.forEachBlock(options: OSMPBFReadOptions(kinds: kinds)) { block in
+        try reader.scanBlocks(options: OSMPBFReadOptions(kinds: kinds)) { block in
             try checkCancelled()
             try body(block)
             let fraction = Double(block.blobOffset) / fileSize
@@ -439,7 +463,7 @@ final class PhaseMeter: @unchecked Sendable {
         }
     }
 
-    func finish(_ phase: ImportPhase, diskBytes: Int) -> ImportReport.PhaseCost {
+    func finish(_ phase: String, diskBytes: Int) -> ImportReport.PhaseCost {
         _ = sample()
         let now = ContinuousClock.now
         let elapsed = now - start
@@ -449,7 +473,7 @@ final class PhaseMeter: @unchecked Sendable {
             defer { peakPages = current ?? 0 }
             return current == nil ? nil : peakPages * Self.pageSize
         }
-        return ImportReport.PhaseCost(phase: phase.rawValue,
+        return ImportReport.PhaseCost(phase: phase,
                                       seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
                                       peakMemoryBytes: peak, diskBytes: diskBytes)
     }
@@ -465,96 +489,6 @@ final class PhaseMeter: @unchecked Sendable {
         let fields = buffer[..<n].split(separator: UInt8(ascii: " "))
         guard fields.count > 1 else { return nil }
         return Int(String(decoding: fields[1], as: UTF8.self))
-    }
-}
-
-/// A schema feature with the geometry it is drawn with.
-typealias PlacedFeature = (feature: SchemaFeature, geometry: SourceGeometry)
-
-/// The features of one element: each with the element's geometry, or (for labels) a point inside
-/// its polygon.
-func placed(_ features: [SchemaFeature], _ geometry: SourceGeometry, polygon: [[MKMapPoint]]? = nil) -> [PlacedFeature] {
-    features.compactMap { feature in
-        guard feature.placement == .labelPoint else { return (feature, geometry) }
-        guard let rings = polygon, let outer = rings.first, !outer.isEmpty,
-              let point = labelPoint(polygon: rings, precision: max(MKMapRect(boundingPoints: outer).width / 100, 1)) else { return nil }
-        return (feature, .point(point))
-    }
-}
-
-/// An element's features, with what went wrong while building its geometry.
-struct ElementFeatures {
-    var features: [PlacedFeature] = []
-    /// False for an area that could not be assembled into valid polygons.
-    var isValid = true
-    var missingWays = 0
-    var missingNodes = 0
-
-    init(features: [PlacedFeature], missingNodes: Int) {
-        self.features = features
-        self.missingNodes = missingNodes
-    }
-
-    /// An assembled area's polygons as features.
-    init(_ assembly: AreaAssembly, _ schemaFeatures: [SchemaFeature]) {
-        missingWays = assembly.report.missingWayCount
-        missingNodes = assembly.report.missingNodeCount
-        isValid = assembly.isValid
-        guard isValid else { return }
-        for polygon in assembly.polygons {
-            let rings = polygon.map { $0.map(mapPoint) }
-            features += placed(schemaFeatures, .polygon(rings), polygon: rings)
-        }
-    }
-}
-
-/// What one block's tagged nodes and ways become: features in element order, and the ways that
-/// relations need later. Made on any thread: it only reads the node store, once sealed.
-struct BlockFeatures {
-    var elements: [ElementFeatures] = []
-    var memberWays: [OSMWay] = []
-    /// The block's `natural=coastline` ways, for the sea.
-    var coastlines: [CoastlineWay] = []
-
-    init() {}
-
-    init(_ block: OSMPrimitiveBlock, schema: OpenMapTilesSchema, nodes: NodeLocationStore, neededWays: Set<Int64>) {
-        // Nodes straight from the block's columns: most have no tags, and need no Strings.
-        let columns = block.nodes
-        for i in 0..<columns.count {
-            let tagRange = columns.tags.range(of: i)
-            guard !tagRange.isEmpty else { continue }
-            let tags: OSMTags = tagRange.map { (key: block.strings[columns.tags.keys[$0]], value: block.strings[columns.tags.values[$0]]) }
-            let features = schema.features(for: tags, kind: .point)
-            if !features.isEmpty { elements.append(ElementFeatures(features: placed(features, .point(mapPoint(columns.locations[i]))), missingNodes: 0)) }
-        }
-        let assembler = MultipolygonAssembler()
-        block.forEachWay { way in
-            if neededWays.contains(way.id) { memberWays.append(way) }
-            guard !way.tags.isEmpty else { return }
-            if way.tags.contains(where: { $0.key == "natural" && $0.value == "coastline" }) {
-                let locations = way.nodeRefs.compactMap { nodes.location(of: $0) }
-                coastlines.append(CoastlineWay(id: way.id, locations: locations,
-                                               cutAtStart: way.nodeRefs.first.map { nodes.location(of: $0) == nil } ?? false,
-                                               cutAtEnd: way.nodeRefs.last.map { nodes.location(of: $0) == nil } ?? false))
-            }
-            let closed = way.nodeRefs.count >= 4 && way.nodeRefs.first == way.nodeRefs.last
-            if closed && schema.isArea(way.tags) {
-                let features = schema.features(for: way.tags, kind: .area)
-                guard !features.isEmpty else { return }
-                elements.append(ElementFeatures(assembler.assemble(closedWay: way, location: nodes.location(of:)), features))
-            } else {
-                let features = schema.features(for: way.tags, kind: .line)
-                guard !features.isEmpty else { return }
-                var points: [MKMapPoint] = []
-                points.reserveCapacity(way.nodeRefs.count)
-                for ref in way.nodeRefs {
-                    if let location = nodes.location(of: ref) { points.append(mapPoint(location)) }
-                }
-                elements.append(ElementFeatures(features: points.count >= 2 ? placed(features, .line(points)) : [],
-                                                missingNodes: way.nodeRefs.count - points.count))
-            }
-        }
     }
 }
 

@@ -27,7 +27,7 @@ public enum SourceGeometry: Sendable {
 /// handed to the caller, and dropped. Memory is bounded by the largest bucket, not the extract.
 public final class TileBuilder {
     /// How tiles are cut and generalised.
-    public struct Options: Sendable {
+    public struct Options: Sendable, Codable, Equatable {
         public var minimumZoom = 0
         public var maximumZoom = 14
         /// Tile coordinates per tile side (MVT's extent).
@@ -53,6 +53,12 @@ public final class TileBuilder {
     public let options: Options
     private var spill: TileFeatureSpill
     private var sealed = false
+    /// Where features are also kept by source for updates (nil when the bundle is not updatable).
+    var featureStore: TileFeatureStoreWriter?
+    private var lastSource: FeatureSource?
+    private var seqInSource = 0
+    /// The levels the tiles were cut in, once ``writeTiles(transform:progress:to:)`` has run.
+    private(set) var cutLevels: [Level] = []
 
     /// Features are spilled to an unlinked scratch file in `scratchDirectory` (by default the
     /// system's temporary directory).
@@ -69,12 +75,31 @@ public final class TileBuilder {
     /// Adds a feature to every tile from `minimumZoom` to the maximum zoom that it shows in.
     /// Cutting happens later, bucket by bucket on all cores, when the tiles are written.
     public func add(layer: TileLayer, minimumZoom: Int, attributes: [(key: String, value: TileValue)], geometry: SourceGeometry) throws {
+        try add(layer: layer, minimumZoom: minimumZoom, attributes: attributes, geometry: geometry, source: nil)
+    }
+
+    /// Adds a feature made from `source`, which the feature store (if any) keeps it under.
+    func add(layer: TileLayer, minimumZoom: Int, attributes: [(key: String, value: TileValue)], geometry: SourceGeometry,
+             source: FeatureSource?) throws {
         precondition(!sealed, "TileBuilder: add after writeTiles")
+        guard let (first, properties) = Self.prepare(minimumZoom: minimumZoom, attributes: attributes, options: options) else { return }
+        try spill.append(layerIndex: TileBuilder.layerIndex[layer]!, firstZoom: first, properties: properties, geometry: geometry)
+        if let featureStore, let source {
+            seqInSource = source == lastSource ? seqInSource + 1 : 0
+            lastSource = source
+            let record = spill.lastRecord
+            try featureStore.add(StoredTileFeature(source: source, seq: seqInSource, firstZoom: first,
+                                                   bounds: TileFeatureSpill.FixedRect(minX: record[2], minY: record[3], maxX: record[4], maxY: record[5]),
+                                                   record: record, properties: properties))
+        }
+    }
+
+    /// The first zoom a feature shows at and its tile properties; nil when it shows at no zoom cut.
+    static func prepare(minimumZoom: Int, attributes: [(key: String, value: TileValue)],
+                        options: Options) -> (firstZoom: Int, properties: [VectorTile.Property])? {
         let first = max(minimumZoom, options.minimumZoom)
-        guard first <= options.maximumZoom else { return }
-        try spill.append(layerIndex: TileBuilder.layerIndex[layer]!, firstZoom: first,
-                         properties: attributes.map { VectorTile.Property($0.key, vectorTileValue($0.value)) },
-                         geometry: geometry)
+        guard first <= options.maximumZoom else { return nil }
+        return (first, attributes.map { VectorTile.Property($0.key, vectorTileValue($0.value)) })
     }
 
     /// The layer order in every tile: OpenMapTiles' order, bottom to top.
@@ -86,7 +111,7 @@ public final class TileBuilder {
     public static let mergedLineLayers: Set<TileLayer> = [.transportation, .transportationName, .waterway, .boundary]
 
     /// One level of the cut: the bucket tiles at `bucketZoom`, each cut for `zooms`.
-    struct Level: Equatable {
+    struct Level: Equatable, Codable {
         var bucketZoom: Int
         var zooms: Range<Int>
     }
@@ -120,6 +145,7 @@ public final class TileBuilder {
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let levels = spill.bounds.isEmpty ? [] : levels(bounds: spill.bounds.mapRect, cores: cores)
+        cutLevels = levels
         let options = self.options
         let attributeSets = spill.attributeSets
         try spill.withReader { reader in
@@ -170,33 +196,50 @@ public final class TileBuilder {
     /// buffered bounds touch the tile.
     static func buckets(reader: TileFeatureSpill.Reader, level: Level, options: Options) -> [Bucket] {
         var byTile: [TileID: [Int32]] = [:]
-        let z = level.bucketZoom
-        let n = 1 << z
-        let tileWidth = MKMapSize.worldWidth / Double(n)
-        let margin = tileWidth * Double(options.buffer) / Double(options.extent)
         for feature in 0..<reader.offsets.count {
             let header = reader.header(feature)
             guard header.firstZoom < level.zooms.upperBound else { continue }
-            let box = header.bounds.mapRect
-            let columns = max(Int(((box.minX - margin) / tileWidth).rounded(.down)), 0)...min(Int(((box.maxX + margin) / tileWidth).rounded(.down)), n - 1)
-            let rows = max(Int(((box.minY - margin) / tileWidth).rounded(.down)), 0)...min(Int(((box.maxY + margin) / tileWidth).rounded(.down)), n - 1)
+            let (columns, rows) = bucketRange(of: header.bounds, level: level, options: options)
             for y in rows {
-                for x in columns { byTile[TileID(z: z, x: x, y: y)!, default: []].append(Int32(feature)) }
+                for x in columns { byTile[TileID(z: level.bucketZoom, x: x, y: y)!, default: []].append(Int32(feature)) }
             }
         }
         return byTile.map { Bucket(tile: $0.key, features: $0.value) }.sorted { $0.tile < $1.tile }
     }
 
+    /// The columns and rows of the level's bucket tiles that a feature with these bounds touches,
+    /// buffer included.
+    static func bucketRange(of bounds: TileFeatureSpill.FixedRect, level: Level, options: Options) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>) {
+        let n = 1 << level.bucketZoom
+        let tileWidth = MKMapSize.worldWidth / Double(n)
+        let margin = tileWidth * Double(options.buffer) / Double(options.extent)
+        let box = bounds.mapRect
+        let columns = max(Int(((box.minX - margin) / tileWidth).rounded(.down)), 0)...min(Int(((box.maxX + margin) / tileWidth).rounded(.down)), n - 1)
+        let rows = max(Int(((box.minY - margin) / tileWidth).rounded(.down)), 0)...min(Int(((box.maxY + margin) / tileWidth).rounded(.down)), n - 1)
+        return (columns, rows)
+    }
+
     /// Cuts one bucket's features into its tiles and encodes them.
     static func cut(_ bucket: Bucket, level: Level, reader: TileFeatureSpill.Reader, attributeSets: [[VectorTile.Property]],
                     options: Options, transform: ([UInt8]) throws -> [UInt8]) throws -> [(TileID, [UInt8])] {
+        try cut(bucket: bucket.tile, level: level, options: options, transform: transform) { feature in
+            for index in bucket.features {
+                let header = reader.header(Int(index))
+                feature(header, reader.geometry(Int(index)), attributeSets[header.attributeSet])
+            }
+        }
+    }
+
+    /// Cuts the features `forEachFeature` hands over (those touching the bucket tile, in order)
+    /// into the bucket's tiles and encodes them: the one cut that imports and updates share.
+    static func cut(bucket: TileID, level: Level, options: Options, transform: ([UInt8]) throws -> [UInt8],
+                    forEachFeature: ((TileFeatureSpill.Header, SourceGeometry, [VectorTile.Property]) -> Void) throws -> Void) throws -> [(TileID, [UInt8])] {
         let cutter = TileCutter(options: options)
         var content: TileCutter.Content = [:]
-        for feature in bucket.features {
-            let header = reader.header(Int(feature))
-            cutter.cut(reader.geometry(Int(feature)), from: bucket.tile, to: level.zooms.upperBound,
+        try forEachFeature { header, geometry, properties in
+            cutter.cut(geometry, from: bucket, to: level.zooms.upperBound,
                        firstZoom: max(header.firstZoom, level.zooms.lowerBound), layerIndex: header.layerIndex,
-                       properties: attributeSets[header.attributeSet], into: &content)
+                       properties: properties, into: &content)
         }
         var tiles: [(TileID, [UInt8])] = []
         tiles.reserveCapacity(content.count)

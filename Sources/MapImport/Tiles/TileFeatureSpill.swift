@@ -65,6 +65,17 @@ struct TileFeatureSpill: ~Copyable {
             attributeSets.append(properties)
             attributeSetIndex[properties] = attributeSet
         }
+        let box = Self.encode(layerIndex: layerIndex, firstZoom: firstZoom, attributeSet: attributeSet, geometry: geometry, into: &scratch)
+        bounds.formUnion(box)
+        offsets.append(try scratch.withUnsafeBytes { try file.append($0) })
+    }
+
+    /// The record of the feature added last, with its attribute set's index (words 0–7 are the
+    /// header, as ``Reader`` reads them).
+    var lastRecord: [UInt32] { scratch }
+
+    /// Writes a feature's record into `words` (replacing what was there) and returns its bounds.
+    static func encode(layerIndex: Int, firstZoom: Int, attributeSet: UInt32, geometry: SourceGeometry, into words: inout [UInt32]) -> FixedRect {
         let kind: UInt32, parts: [[MKMapPoint]]
         var ringsPerPolygon: [Int] = []
         switch geometry {
@@ -76,27 +87,26 @@ struct TileFeatureSpill: ~Copyable {
             (kind, parts) = (3, polygons.flatMap { $0 })
             ringsPerPolygon = polygons.map(\.count)
         }
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(UInt32(layerIndex) | UInt32(firstZoom) << 8 | kind << 16)
-        scratch.append(attributeSet)
-        scratch.append(contentsOf: [0, 0, 0, 0])  // the bounding box, filled in below
-        scratch.append(UInt32(parts.count))
-        scratch.append(UInt32(ringsPerPolygon.count))
-        for part in parts { scratch.append(UInt32(part.count)) }
-        for rings in ringsPerPolygon { scratch.append(UInt32(rings)) }
+        words.removeAll(keepingCapacity: true)
+        words.append(UInt32(layerIndex) | UInt32(firstZoom) << 8 | kind << 16)
+        words.append(attributeSet)
+        words.append(contentsOf: [0, 0, 0, 0])  // the bounding box, filled in below
+        words.append(UInt32(parts.count))
+        words.append(UInt32(ringsPerPolygon.count))
+        for part in parts { words.append(UInt32(part.count)) }
+        for rings in ringsPerPolygon { words.append(UInt32(rings)) }
         var box = FixedRect.empty
         for part in parts {
             for p in part {
-                let x = Self.fixed(p.x), y = Self.fixed(p.y)
+                let x = fixed(p.x), y = fixed(p.y)
                 box.minX = min(box.minX, x); box.maxX = max(box.maxX, x)
                 box.minY = min(box.minY, y); box.maxY = max(box.maxY, y)
-                scratch.append(x)
-                scratch.append(y)
+                words.append(x)
+                words.append(y)
             }
         }
-        scratch[2] = box.minX; scratch[3] = box.minY; scratch[4] = box.maxX; scratch[5] = box.maxY
-        bounds.formUnion(box)
-        offsets.append(try scratch.withUnsafeBytes { try file.append($0) })
+        words[2] = box.minX; words[3] = box.minY; words[4] = box.maxX; words[5] = box.maxY
+        return box
     }
 
     /// Ends adding: the file is mapped for reading.

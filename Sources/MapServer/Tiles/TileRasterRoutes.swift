@@ -62,7 +62,7 @@ struct RasterTileRoutes {
         case .failure(.invalidTile(let z, let x, let y)): throw APIError.notFound("\(z)/\(x)/\(y) is outside the tile pyramid")
         case .failure(let error): throw APIError(.internalServerError, "cannot draw tile \(address.z)/\(address.x)/\(address.y): \(error)")
         }
-        let entry = CachedResponse(body: png, contentType: "image/png", etag: TileRequest.etag(png, generation: snapshot.generation))
+        let entry = CachedResponse(body: png, contentType: "image/png", etag: TileRequest.contentETag(png))
         server.cache.insert(entry, for: key)
         return TileRequest.respond(request, entry, cacheControl: TileRequest.tileCacheControl)
     }

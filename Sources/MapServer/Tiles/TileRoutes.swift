@@ -83,7 +83,7 @@ struct TileRoutes {
             let bytes = TileID(z: address.z, x: address.x, y: address.y).flatMap { source.vectorTile($0) } ?? []
             let gzipped = Compression.isGzip(bytes)
             stored = CachedResponse(body: bytes, contentType: "application/vnd.mapbox-vector-tile",
-                                    etag: TileRequest.etag(bytes, generation: snapshot.generation),
+                                    etag: TileRequest.contentETag(bytes),
                                     contentEncoding: gzipped ? "gzip" : nil)
             server.cache.insert(stored, for: key)
         }
@@ -321,6 +321,14 @@ enum TileRequest {
         var allowed = CharacterSet.urlQueryAllowed
         allowed.remove(charactersIn: "&=+#")
         return "?region=" + (region.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+    }
+
+    /// A tile's strong entity tag: its content's SHA-256, whatever the regions' generation, so
+    /// that after an update from change files only the tiles that changed get new tags and a
+    /// client's cached copies of the others stay valid.
+    static func contentETag(_ body: [UInt8]) -> String {
+        let digest = MessageAuthentication.sha256(body).prefix(12)
+        return "\"t" + digest.map { String($0 >> 4, radix: 16) + String($0 & 15, radix: 16) }.joined() + "\""
     }
 
     /// A strong entity tag for `body` served from region generation `generation`.

@@ -7,7 +7,8 @@ Edits (each on the first element, by id, that qualifies, so the same input alway
 output): a way renamed; a node of a road moved about 25 m; a building deleted with the nodes only
 it used; a point of interest deleted; a new road of new nodes, joined at both ends to nodes of
 existing roads; a road's oneway and maxspeed changed; a multipolygon's member dropped; a turn
-restriction's kind changed. Each changed element's version goes up by one (osmium derive-changes
+restriction's kind changed; a node of the coastline moved (the sea changes); an administrative
+boundary's level changed (its boundary lines change); an untagged node made a named cafe. Each changed element's version goes up by one (osmium derive-changes
 tells a modification by its version). Prints the chosen ids as JSON; the header's bounding box is kept.
 
 usage: edit_extract.py OLD.osm.pbf NEW.osm.pbf
@@ -24,6 +25,7 @@ def main():
     source, destination = sys.argv[1], sys.argv[2]
     way_nodes, node_use, tagged_node_ids = {}, {}, set()
     roads, buildings, named, pois, multipolygons, restrictions = [], [], [], [], [], []
+    coastlines, boundaries = [], []
     max_node = max_way = 0
     for o in osmium.FileProcessor(source):
         if o.is_node():
@@ -45,12 +47,16 @@ def main():
                 buildings.append(o.id)
             if "name" in tags and "highway" in tags:
                 named.append(o.id)
+            if tags.get("natural") == "coastline" and len(refs) >= 3:
+                coastlines.append(o.id)
         elif o.is_relation():
             tags = dict(o.tags)
             if tags.get("type") == "multipolygon" and len(o.members) >= 3:
                 multipolygons.append(o.id)
             if tags.get("type") == "restriction" and tags.get("restriction", "").startswith("no_"):
                 restrictions.append(o.id)
+            if tags.get("type") == "boundary" and tags.get("boundary") == "administrative" and tags.get("admin_level") in ("8", "9", "10"):
+                boundaries.append(o.id)
 
     renamed = named[0]
     moving_road = roads[1]
@@ -62,6 +68,11 @@ def main():
     joined = [way_nodes[roads[2]][0], way_nodes[roads[3]][-1]]
     multipolygon = multipolygons[0]
     restriction = restrictions[0]
+    coast_way = coastlines[0] if coastlines else None
+    coast_node = next((r for r in way_nodes[coast_way][1:-1] if node_use[r] == 1), None) if coast_way else None
+    boundary = boundaries[0] if boundaries else None
+    cafe = next(r for w in roads[5:] for r in way_nodes[w][1:-1] if node_use[r] == 1 and r not in tagged_node_ids
+                and r != moved_node and r not in building_nodes)
     new_nodes = [max_node + 1, max_node + 2]
     new_way = max_way + 1
 
@@ -96,6 +107,12 @@ def main():
                 if o.id == moved_node:
                     writer.add_node(o.replace(version=o.version + 1, location=(o.location.lon + 0.0003, o.location.lat + 0.0001)))
                     continue
+                if o.id == coast_node:
+                    writer.add_node(o.replace(version=o.version + 1, location=(o.location.lon + 0.0002, o.location.lat - 0.0002)))
+                    continue
+                if o.id == cafe:
+                    writer.add_node(o.replace(version=o.version + 1, tags={"amenity": "cafe", "name": "Café des Essais"}))
+                    continue
                 writer.add_node(o)
             elif o.is_way():
                 flush("nodes")
@@ -120,6 +137,11 @@ def main():
                     members = [(m.type, m.ref, m.role) for m in o.members][:-1]
                     writer.add_relation(o.replace(version=o.version + 1, members=members))
                     continue
+                if o.id == boundary:
+                    tags = dict(o.tags)
+                    tags["admin_level"] = "9" if tags["admin_level"] != "9" else "10"
+                    writer.add_relation(o.replace(version=o.version + 1, tags=tags))
+                    continue
                 if o.id == restriction:
                     tags = dict(o.tags)
                     tags["restriction"] = "no_u_turn" if tags["restriction"] != "no_u_turn" else "no_left_turn"
@@ -131,7 +153,8 @@ def main():
     print(json.dumps({"renamed": renamed, "movedNode": moved_node, "movedNodeWay": moving_road, "tunedRoad": tuned_road,
                       "deletedBuilding": building, "deletedBuildingNodes": sorted(building_nodes), "deletedPOI": poi,
                       "newNodes": new_nodes, "newWay": new_way, "joinedNodes": joined,
-                      "multipolygon": multipolygon, "restriction": restriction}))
+                      "multipolygon": multipolygon, "restriction": restriction,
+                      "coastlineNode": coast_node, "coastlineWay": coast_way, "boundary": boundary, "cafe": cafe}))
 
 
 if __name__ == "__main__":

@@ -91,23 +91,15 @@ final class TileOrigin: @unchecked Sendable {
         let (ports, sink) = AsyncStream.makeStream(of: Int.self)
         let app = Application(router: router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                               onServerRunning: { channel in sink.yield(channel.localAddress?.port ?? 0) })
-        let serving = Task { try await app.runService() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else {
-            serving.cancel()
-            throw CancellationError()
-        }
-        let result: Result<T, any Error>
-        do { result = .success(try await body(port)) } catch { result = .failure(error) }
         // Stop only once no request is being answered (a slow answer the client gave up on
-        // still runs), and wait for the server to be down before the next test starts one:
-        // cancelling a handler mid-answer, or leaving a server shutting down behind, tears
-        // connections down while NIO still writes to them.
-        let deadline = ContinuousClock.now + .seconds(5)
-        while snapshot.inFlight > 0, ContinuousClock.now < deadline { try? await Task.sleep(nanoseconds: 10_000_000) }
-        serving.cancel()
-        _ = await serving.result
-        return try result.get()
+        // still runs): graceful shutdown waits for answers in flight, and this bounds the wait.
+        return try await TestServer.withRunning(app, ports: ports) { port in
+            let result: Result<T, any Error>
+            do { result = .success(try await body(port)) } catch { result = .failure(error) }
+            let deadline = ContinuousClock.now + .seconds(5)
+            while self.snapshot.inFlight > 0, ContinuousClock.now < deadline { try? await Task.sleep(nanoseconds: 10_000_000) }
+            return try result.get()
+        }
     }
 }
 
