@@ -232,14 +232,16 @@ public final class TileBuilder {
 
     /// Cuts the features `forEachFeature` hands over (those touching the bucket tile, in order)
     /// into the bucket's tiles and encodes them: the one cut that imports and updates share.
+    /// With `visits`, only the tiles below the bucket tile that it accepts are cut (see ``TileCutter``).
     static func cut(bucket: TileID, level: Level, options: Options, transform: ([UInt8]) throws -> [UInt8],
+                    visits: ((TileID) -> Bool)? = nil,
                     forEachFeature: ((TileFeatureSpill.Header, SourceGeometry, [VectorTile.Property]) -> Void) throws -> Void) throws -> [(TileID, [UInt8])] {
         let cutter = TileCutter(options: options)
         var content: TileCutter.Content = [:]
         try forEachFeature { header, geometry, properties in
             cutter.cut(geometry, from: bucket, to: level.zooms.upperBound,
                        firstZoom: max(header.firstZoom, level.zooms.lowerBound), layerIndex: header.layerIndex,
-                       properties: properties, into: &content)
+                       properties: properties, visits: visits, into: &content)
         }
         var tiles: [(TileID, [UInt8])] = []
         tiles.reserveCapacity(content.count)

@@ -35,8 +35,10 @@ struct TileCutter: Sendable {
     /// Cuts `geometry` into `tile` and its descendants down to zoom `endZoom - 1`, emitting it from
     /// `firstZoom` on; each tile's children are clipped from the tile's own clipped piece, so a large
     /// polygon costs about its vertex count per zoom level rather than per tile.
+    /// With `visits`, only the tiles it accepts are cut (and their descendants looked at): an
+    /// update cuts the tiles a change reaches, and no others, along the same chain of clips.
     func cut(_ geometry: SourceGeometry, from tile: TileID, to endZoom: Int, firstZoom: Int, layerIndex: Int,
-             properties: [VectorTile.Property], into content: inout Content) {
+             properties: [VectorTile.Property], visits: ((TileID) -> Bool)? = nil, into content: inout Content) {
         guard let start = clip(Piece(geometry), to: bufferedRect(tile)) else { return }
         var work: [(TileID, Piece)] = [(tile, start)]
         while let (tile, piece) = work.popLast() {
@@ -46,7 +48,7 @@ struct TileCutter: Sendable {
             guard tile.z + 1 < endZoom else { continue }
             let x = 2 * tile.x, y = 2 * tile.y
             for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                guard let child = TileID(z: tile.z + 1, x: x + dx, y: y + dy),
+                guard let child = TileID(z: tile.z + 1, x: x + dx, y: y + dy), visits?(child) ?? true,
                       let clipped = clip(piece, to: bufferedRect(child)) else { continue }
                 work.append((child, clipped))
             }

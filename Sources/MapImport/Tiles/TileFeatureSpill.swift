@@ -31,7 +31,7 @@ struct TileFeatureSpill: ~Copyable {
     var diskBytes: Int { file.count }
 
     /// A feature's bounding box in fixed-point map coordinates.
-    struct FixedRect: Sendable {
+    struct FixedRect: Sendable, Equatable {
         var minX: UInt32, minY: UInt32, maxX: UInt32, maxY: UInt32
         static let empty = FixedRect(minX: .max, minY: .max, maxX: 0, maxY: 0)
         var isEmpty: Bool { minX > maxX }

@@ -195,16 +195,21 @@ struct TileFeatureStore {
         return plan
     }
 
-    static func insert(_ feature: StoredTileFeature, into db: Database, schema: String) throws {
+    /// The record and properties as the store keeps them (the attribute-set word zeroed).
+    static func stored(_ feature: StoredTileFeature) -> (record: Data, properties: Data) {
         var record = feature.record
         if record.count > 1 { record[1] = 0 }
-        let blob = record.withUnsafeBytes { Data($0) }
+        return (record.withUnsafeBytes { Data($0) }, Data(VectorTile.encodeProperties(feature.properties)))
+    }
+
+    static func insert(_ feature: StoredTileFeature, into db: Database, schema: String) throws {
+        let (blob, properties) = stored(feature)
         try db.cachedStatement(sql: """
             INSERT INTO \(schema).features (kind, source, seq, first_zoom, min_x, min_y, max_x, max_y, record, properties)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [Int(feature.source.kind.rawValue), feature.source.id, feature.seq, feature.firstZoom,
                                      Int64(feature.bounds.minX), Int64(feature.bounds.minY), Int64(feature.bounds.maxX), Int64(feature.bounds.maxY),
-                                     blob, Data(VectorTile.encodeProperties(feature.properties))])
+                                     blob, properties])
     }
 
     /// Adds a feature (and its bounds to the R*Tree).
@@ -215,10 +220,19 @@ struct TileFeatureStore {
                                  Int64(feature.bounds.minY), Int64(feature.bounds.maxY)])
     }
 
-    /// Removes a source's features; returns their first zooms and bounds (where they were drawn).
-    func remove(_ source: FeatureSource) throws -> [(firstZoom: Int, bounds: TileFeatureSpill.FixedRect)] {
+    /// A feature as stored, to tell whether one made again is the same.
+    struct Removed: Equatable {
+        var firstZoom: Int
+        var bounds: TileFeatureSpill.FixedRect
+        var record: Data
+        var properties: Data
+    }
+
+    /// Removes a source's features; returns them in order (where they were drawn, and what).
+    func remove(_ source: FeatureSource) throws -> [Removed] {
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT id, first_zoom, min_x, min_y, max_x, max_y FROM \(schema).features WHERE kind = ? AND source = ?
+            SELECT id, first_zoom, min_x, min_y, max_x, max_y, record, properties FROM \(schema).features
+            WHERE kind = ? AND source = ? ORDER BY seq
             """), arguments: [Int(source.kind.rawValue), source.id])
         for row in rows {
             try db.cachedStatement(sql: "DELETE FROM \(schema).feature_bounds WHERE id = ?").execute(arguments: [row[0] as Int64])
@@ -226,8 +240,9 @@ struct TileFeatureStore {
         try db.cachedStatement(sql: "DELETE FROM \(schema).features WHERE kind = ? AND source = ?")
             .execute(arguments: [Int(source.kind.rawValue), source.id])
         return rows.map { row in
-            (row[1], TileFeatureSpill.FixedRect(minX: UInt32(row[2] as Int64), minY: UInt32(row[3] as Int64),
-                                                maxX: UInt32(row[4] as Int64), maxY: UInt32(row[5] as Int64)))
+            Removed(firstZoom: row[1], bounds: TileFeatureSpill.FixedRect(minX: UInt32(row[2] as Int64), minY: UInt32(row[3] as Int64),
+                                                                          maxX: UInt32(row[4] as Int64), maxY: UInt32(row[5] as Int64)),
+                    record: row[6], properties: row[7])
         }
     }
 

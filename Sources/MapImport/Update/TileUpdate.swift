@@ -41,6 +41,9 @@ struct TileUpdate {
     private var report = TileUpdateReport()
     /// Per level (an index into the plan's levels), the bucket tiles to cut again.
     private var dirty: [Set<TileID>]
+    /// The bounds of every feature taken out or put in: the tiles whose buffered square meets
+    /// one of them are cut again, no others.
+    private var changedBounds: [MKMapRect] = []
 
     init(elements: OSMElementReader, features: TileFeatureStore, tiles: MBTilesEditor, schema: OpenMapTilesSchema, plan: TileCutPlan) {
         self.elements = elements
@@ -105,48 +108,56 @@ struct TileUpdate {
     }
 
     /// Takes out `source`'s features and puts in those `make` gives (none when it gives nil),
-    /// marking the buckets both touch.
+    /// marking the buckets both touch — unless they come out as they were (a way reached through
+    /// a relation that changed elsewhere), which changes no tile.
     private mutating func replace(_ source: FeatureSource, make: () throws -> ElementFeatures?) throws {
-        for removed in try features.remove(source) {
-            report.featuresRemoved += 1
-            markDirty(firstZoom: removed.firstZoom, bounds: removed.bounds)
+        let removed = try features.remove(source)
+        let made = try make().map(stored) ?? []
+        let same = removed == made.map { feature in
+            let (record, properties) = TileFeatureStore.stored(feature)
+            return TileFeatureStore.Removed(firstZoom: feature.firstZoom, bounds: feature.bounds, record: record, properties: properties)
         }
-        guard let made = try make() else { return }
-        try insert(made)
+        for feature in made { try features.insert(feature) }
+        guard !same else { return }
+        for feature in removed {
+            report.featuresRemoved += 1
+            markDirty(firstZoom: feature.firstZoom, bounds: feature.bounds)
+        }
+        for feature in made {
+            report.featuresAdded += 1
+            markDirty(firstZoom: feature.firstZoom, bounds: feature.bounds)
+        }
     }
 
-    private mutating func insert(_ made: ElementFeatures) throws {
-        var seq = 0
+    /// An element's features as the store keeps them, numbered in order.
+    private func stored(_ made: ElementFeatures) -> [StoredTileFeature] {
+        var result: [StoredTileFeature] = []
         var words: [UInt32] = []
         for (feature, geometry) in made.features {
             guard let prepared = TileBuilder.prepare(minimumZoom: feature.minimumZoom, attributes: feature.attributes, options: plan.options) else { continue }
             let bounds = TileFeatureSpill.encode(layerIndex: TileBuilder.layerIndex[feature.layer]!, firstZoom: prepared.firstZoom,
                                                  attributeSet: 0, geometry: geometry, into: &words)
-            try features.insert(StoredTileFeature(source: made.source, seq: seq, firstZoom: prepared.firstZoom, bounds: bounds,
-                                                  record: words, properties: prepared.properties))
-            seq += 1
-            report.featuresAdded += 1
-            markDirty(firstZoom: prepared.firstZoom, bounds: bounds)
+            result.append(StoredTileFeature(source: made.source, seq: result.count, firstZoom: prepared.firstZoom, bounds: bounds,
+                                            record: words, properties: prepared.properties))
         }
+        return result
     }
 
     /// The sea made again from every coastline way.
     private mutating func remakeSea() throws {
         report.seaRemade = true
-        for index in try features.sources(of: .sea) {
-            for removed in try features.remove(FeatureSource(kind: .sea, id: index)) {
-                report.featuresRemoved += 1
-                markDirty(firstZoom: removed.firstZoom, bounds: removed.bounds)
-            }
-        }
         let elements = self.elements
         let coastlines = try features.coastlines().compactMap { try elements.way($0) }
             .map { ElementFeatureMaker.coastline($0, location: { try? elements.location(of: $0) }) }
-        guard !coastlines.isEmpty else { return }
-        for polygon in maker.sea(coastlines, bounds: plan.seaBounds ?? .null).features { try insert(polygon) }
+        let polygons = coastlines.isEmpty ? [] : maker.sea(coastlines, bounds: plan.seaBounds ?? .null).features
+        let formerCount = try features.sources(of: .sea).count
+        for index in 0..<max(polygons.count, formerCount) {
+            try replace(FeatureSource(kind: .sea, id: Int64(index))) { index < polygons.count ? polygons[index] : nil }
+        }
     }
 
     private mutating func markDirty(firstZoom: Int, bounds: TileFeatureSpill.FixedRect) {
+        changedBounds.append(bounds.mapRect)
         for (index, level) in plan.levels.enumerated() where firstZoom < level.zooms.upperBound {
             let (columns, rows) = TileBuilder.bucketRange(of: bounds, level: level, options: plan.options)
             for y in rows {
@@ -157,12 +168,24 @@ struct TileUpdate {
 
     /// Cuts every dirty bucket again and writes the tiles that changed.
     private mutating func recut(progress: (Double) throws -> Void) throws {
+        let cutter = TileCutter(options: plan.options)
         let total = max(dirty.reduce(0) { $0 + $1.count }, 1)
         var done = 0
         for (index, level) in plan.levels.enumerated() {
             for bucket in dirty[index].sorted() {
+                // The tiles of the bucket a changed feature reaches (buffer included), remembered.
+                let bucketRect = cutter.bufferedRect(bucket)
+                let near = changedBounds.filter { $0.intersects(bucketRect) || $0.width == 0 && bucketRect.contains($0.origin) }
+                var reached: [TileID: Bool] = [bucket: true]
+                let visits = { (tile: TileID) -> Bool in
+                    if let known = reached[tile] { return known }
+                    let rect = cutter.bufferedRect(tile)
+                    let answer = near.contains { $0.minX <= rect.maxX && $0.maxX >= rect.minX && $0.minY <= rect.maxY && $0.maxY >= rect.minY }
+                    reached[tile] = answer
+                    return answer
+                }
                 let cut = try TileBuilder.cut(bucket: bucket, level: level, options: plan.options,
-                                              transform: { try Compression.deflate($0, container: .gzip) }) { feature in
+                                              transform: { try Compression.deflate($0, container: .gzip) }, visits: visits) { feature in
                     try features.forEachFeature(touching: level.bucketZoom == 0 ? nil : searchRect(bucket), shownBelow: level.zooms.upperBound) { header, geometry, properties in
                         // The R*Tree's boxes are rounded outwards: the import's own test decides.
                         let (columns, rows) = TileBuilder.bucketRange(of: header.bounds, level: level, options: plan.options)
@@ -170,11 +193,14 @@ struct TileUpdate {
                         feature(header, geometry, properties)
                     }
                 }
+                // What the archive holds for the tiles cut (the others stay as they are).
                 var before: [TileID: Data] = [:]
                 for z in level.zooms {
                     let shift = z - level.bucketZoom
-                    before.merge(try tiles.tiles(z: z, columns: bucket.x << shift...((bucket.x + 1) << shift) - 1,
-                                                 rows: bucket.y << shift...((bucket.y + 1) << shift) - 1)) { a, _ in a }
+                    for (id, data) in try tiles.tiles(z: z, columns: bucket.x << shift...((bucket.x + 1) << shift) - 1,
+                                                      rows: bucket.y << shift...((bucket.y + 1) << shift) - 1) where visits(id) {
+                        before[id] = data
+                    }
                 }
                 for (id, bytes) in cut.sorted(by: { $0.0 < $1.0 }) {
                     let data = Data(bytes)

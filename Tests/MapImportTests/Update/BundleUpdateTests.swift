@@ -18,11 +18,11 @@ final class BundleUpdateTests: XCTestCase {
         var edits: [String: Any]
     }
 
-    static func edited(_ name: String) throws -> Edited {
+    static func edited(_ name: String, extract: String = "monaco") throws -> Edited {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("openmapkit-bundle-update-\(name)-\(getpid())")
         try? FileManager.default.removeItem(at: work)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        let old = try TestData.shared("data/osm/monaco.osm.pbf")
+        let old = try TestData.shared("data/osm/\(extract).osm.pbf")
         let new = work.appendingPathComponent("monaco-new.osm.pbf"), change = work.appendingPathComponent("monaco.osc")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("edit_extract.py")
         let edited = try runProcess("python3", [script.path, old.path, new.path])
@@ -95,6 +95,27 @@ final class BundleUpdateTests: XCTestCase {
         XCTAssertEqual(again.tiles.tilesChanged, 0)
         XCTAssertEqual(try Self.tiles(of: bundle), updated)
         XCTAssertEqual(try MapBundle(url: bundle).manifest.updates?.count, 2)
+    }
+
+    /// Andorra, inland and larger: the change reaches a few tiles of a few buckets, and only
+    /// those are cut again; the archive still equals a fresh import's.
+    func testOnlyTheTilesAChangeReachesAreCutAgain() throws {
+        let edited = try Self.edited("andorra", extract: "andorra")
+        defer { try? FileManager.default.removeItem(at: edited.work) }
+        let bundle = edited.work.appendingPathComponent("andorra.omk"), fresh = edited.work.appendingPathComponent("fresh.omk")
+        _ = try Self.importBundle(edited.old, into: bundle)
+        _ = try Self.importBundle(edited.new, into: fresh)
+        let before = try Self.tiles(of: bundle)
+        let report = try BundleUpdater(bundle: bundle).apply(try OSMChange.read(contentsOf: edited.change))
+        let updated = try Self.tiles(of: bundle), expected = try Self.tiles(of: fresh)
+        XCTAssertEqual(Set(updated.keys), Set(expected.keys))
+        XCTAssertTrue(updated == expected, "tiles that differ: \(expected.keys.filter { updated[$0] != expected[$0] }.sorted().prefix(10))")
+        let changed = Set(before.keys).union(updated.keys).filter { before[$0] != updated[$0] }
+        XCTAssertEqual(report.tiles.tilesChanged, changed.count)
+        XCTAssertFalse(report.tiles.seaRemade)
+        // Cut again: the changed tiles and the few around them, not whole buckets.
+        XCTAssertLessThan(report.tiles.tilesChanged + report.tiles.tilesUnchanged, before.count / 4,
+                          "\(report.tiles.tilesChanged) changed and \(report.tiles.tilesUnchanged) unchanged tiles cut again of \(before.count)")
     }
 
     /// The parts made from the whole of the data — place index, road graphs, street scene — are

@@ -66,8 +66,8 @@ def main():
     building_nodes = {r for r in way_nodes[building] if node_use[r] == 1 and r not in tagged_node_ids}
     poi = next(p for p in pois if p not in node_use)
     joined = [way_nodes[roads[2]][0], way_nodes[roads[3]][-1]]
-    multipolygon = multipolygons[0]
-    restriction = restrictions[0]
+    multipolygon = multipolygons[0] if multipolygons else None
+    restriction = restrictions[0] if restrictions else None
     coast_way = coastlines[0] if coastlines else None
     coast_node = next((r for r in way_nodes[coast_way][1:-1] if node_use[r] == 1), None) if coast_way else None
     boundary = boundaries[0] if boundaries else None
