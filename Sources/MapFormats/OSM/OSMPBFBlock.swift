@@ -698,31 +698,26 @@ public struct OSMPrimitiveBlockBuilder {
         return index
     }
 
-    private mutating func append(_ tags: OSMTags, to columns: inout OSMTagColumns) {
-        for (key, value) in tags {
-            columns.keys.append(intern(key))
-            columns.values.append(intern(value))
-        }
-        columns.starts.append(Int32(columns.keys.count))
+    /// Appends an element's tags to the columns at `columns` (interning the strings first, as
+    /// `intern` changes the builder too).
+    private mutating func append(_ tags: OSMTags, to columns: WritableKeyPath<OSMPrimitiveBlock, OSMTagColumns>) {
+        let keys = tags.map { intern($0.key) }, values = tags.map { intern($0.value) }
+        block[keyPath: columns].keys += keys
+        block[keyPath: columns].values += values
+        block[keyPath: columns].starts.append(Int32(block[keyPath: columns].keys.count))
     }
 
     public mutating func add(_ node: OSMNode) {
         block.nodes.ids.append(node.id)
         block.nodes.locations.append(node.location)
-        var tags = block.nodes.tags
-        block.nodes.tags = OSMTagColumns()
-        append(node.tags, to: &tags)
-        block.nodes.tags = tags
+        append(node.tags, to: \.nodes.tags)
     }
 
     public mutating func add(_ way: OSMWay) {
         block.ways.ids.append(way.id)
         block.ways.refs.append(contentsOf: way.nodeRefs)
         block.ways.refStarts.append(Int32(block.ways.refs.count))
-        var tags = block.ways.tags
-        block.ways.tags = OSMTagColumns()
-        append(way.tags, to: &tags)
-        block.ways.tags = tags
+        append(way.tags, to: \.ways.tags)
     }
 
     public mutating func add(_ relation: OSMRelation) {
@@ -733,10 +728,7 @@ public struct OSMPrimitiveBlockBuilder {
             block.relations.memberRoles.append(intern(member.role))
         }
         block.relations.memberStarts.append(Int32(block.relations.memberTypes.count))
-        var tags = block.relations.tags
-        block.relations.tags = OSMTagColumns()
-        append(relation.tags, to: &tags)
-        block.relations.tags = tags
+        append(relation.tags, to: \.relations.tags)
     }
 
     /// The block, numbered and placed as given (`position` is what progress is measured by).

@@ -471,39 +471,30 @@ public struct OSMElementStoreBlocks: OSMBlockSource {
             builder = OSMPrimitiveBlockBuilder()
         }
         let db = reader.db
-        if options.kinds.contains(.nodes) {
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, lat, lon, tags FROM nodes ORDER BY id")
+        // Each kind's rows in id order, into blocks; a kind not asked for only moves the position on.
+        func read(_ kind: OSMEntityKinds, _ sql: String, count: Int, _ add: (Row) throws -> Void) throws {
+            guard options.kinds.contains(kind) else {
+                position += count
+                return
+            }
+            let rows = try Row.fetchCursor(db, sql: sql)
             while let row = try rows.next() {
-                builder.add(OSMNode(id: row[0], location: OSMLocation(latitudeE7: row[1], longitudeE7: row[2]),
-                                    tags: options.tags ? try OSMElementSchema.decodeTags(row[3]) : []))
+                try add(row)
                 position += 1
                 if builder.count >= Self.blockSize { try flush() }
             }
             try flush()
-        } else {
-            position += try reader.counts().nodes
         }
-        if options.kinds.contains(.ways) {
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, nodes, tags FROM ways ORDER BY id")
-            while let row = try rows.next() {
-                builder.add(OSMWay(id: row[0], nodeRefs: try OSMElementSchema.decodeNodeRefs(row[1]),
-                                   tags: options.tags ? try OSMElementSchema.decodeTags(row[2]) : []))
-                position += 1
-                if builder.count >= Self.blockSize { try flush() }
-            }
-            try flush()
-        } else {
-            position += try reader.counts().ways
+        let counts = try reader.counts()
+        let tags = { (data: Data?) throws -> OSMTags in options.tags ? try OSMElementSchema.decodeTags(data) : [] }
+        try read(.nodes, "SELECT id, lat, lon, tags FROM nodes ORDER BY id", count: counts.nodes) { row in
+            builder.add(OSMNode(id: row[0], location: OSMLocation(latitudeE7: row[1], longitudeE7: row[2]), tags: try tags(row[3])))
         }
-        if options.kinds.contains(.relations) {
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, members, tags FROM relations ORDER BY id")
-            while let row = try rows.next() {
-                builder.add(OSMRelation(id: row[0], members: try OSMElementSchema.decodeMembers(row[1]),
-                                        tags: options.tags ? try OSMElementSchema.decodeTags(row[2]) : []))
-                position += 1
-                if builder.count >= Self.blockSize { try flush() }
-            }
-            try flush()
+        try read(.ways, "SELECT id, nodes, tags FROM ways ORDER BY id", count: counts.ways) { row in
+            builder.add(OSMWay(id: row[0], nodeRefs: try OSMElementSchema.decodeNodeRefs(row[1]), tags: try tags(row[2])))
+        }
+        try read(.relations, "SELECT id, members, tags FROM relations ORDER BY id", count: counts.relations) { row in
+            builder.add(OSMRelation(id: row[0], members: try OSMElementSchema.decodeMembers(row[1]), tags: try tags(row[2])))
         }
     }
 }

@@ -8,31 +8,9 @@ import TestSupport
 import XCTest
 
 /// An osmChange applied to a whole bundle with ``BundleUpdater``: its tiles then equal a fresh
-/// import's of the new data, byte for byte, and only the tiles that changed were written.
+/// import's of the new data, byte for byte, and only the tiles that changed were written. The
+/// changes are the edits of ``EditedExtract`` (every kind, the coastline and a boundary among them).
 final class BundleUpdateTests: XCTestCase {
-    /// The Monaco edits (edit_extract.py: every kind of change, the coastline and a boundary
-    /// among them) imported fresh, and applied to the old bundle as the osmChange osmium derives.
-    struct Edited {
-        var work: URL
-        var old: URL, new: URL, change: URL
-        var edits: [String: Any]
-    }
-
-    static func edited(_ name: String, extract: String = "monaco") throws -> Edited {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("openmapkit-bundle-update-\(name)-\(getpid())")
-        try? FileManager.default.removeItem(at: work)
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        let old = try TestData.shared("data/osm/\(extract).osm.pbf")
-        let new = work.appendingPathComponent("monaco-new.osm.pbf"), change = work.appendingPathComponent("monaco.osc")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("edit_extract.py")
-        let edited = try runProcess("python3", [script.path, old.path, new.path])
-        XCTAssertEqual(edited.status, 0, String(decoding: edited.standardError, as: UTF8.self))
-        let edits = try XCTUnwrap(try JSONSerialization.jsonObject(with: edited.standardOutput) as? [String: Any])
-        let derived = try runProcess("osmium", ["derive-changes", old.path, new.path, "-o", change.path, "-O"])
-        XCTAssertEqual(derived.status, 0, "osmium derive-changes failed (install osmium-tool): \(String(decoding: derived.standardError, as: UTF8.self))")
-        return Edited(work: work, old: old, new: new, change: change, edits: edits)
-    }
-
     /// Tiles, features and elements only: what these tests compare (places, graphs and the
     /// street scene have tests of their own).
     static func importBundle(_ source: URL, into bundle: URL) throws -> ImportReport {
@@ -48,8 +26,8 @@ final class BundleUpdateTests: XCTestCase {
     }
 
     func testUpdatedTilesEqualAFreshImportOfTheNewData() throws {
-        let edited = try Self.edited("equal")
-        defer { try? FileManager.default.removeItem(at: edited.work) }
+        let edited = try EditedExtract("equal")
+        defer { edited.remove() }
         let bundle = edited.work.appendingPathComponent("monaco.omk"), fresh = edited.work.appendingPathComponent("fresh.omk")
         _ = try Self.importBundle(edited.old, into: bundle)
         _ = try Self.importBundle(edited.new, into: fresh)
@@ -100,8 +78,8 @@ final class BundleUpdateTests: XCTestCase {
     /// Andorra, inland and larger: the change reaches a few tiles of a few buckets, and only
     /// those are cut again; the archive still equals a fresh import's.
     func testOnlyTheTilesAChangeReachesAreCutAgain() throws {
-        let edited = try Self.edited("andorra", extract: "andorra")
-        defer { try? FileManager.default.removeItem(at: edited.work) }
+        let edited = try EditedExtract("andorra", extract: "andorra")
+        defer { edited.remove() }
         let bundle = edited.work.appendingPathComponent("andorra.omk"), fresh = edited.work.appendingPathComponent("fresh.omk")
         _ = try Self.importBundle(edited.old, into: bundle)
         _ = try Self.importBundle(edited.new, into: fresh)
@@ -121,8 +99,8 @@ final class BundleUpdateTests: XCTestCase {
     /// The parts made from the whole of the data — place index, road graphs, street scene — are
     /// made again from the updated store, as a fresh import of the new data makes them.
     func testSearchDirectionsAndTheSceneEqualAFreshImportsAfterAnUpdate() throws {
-        let edited = try Self.edited("derived")
-        defer { try? FileManager.default.removeItem(at: edited.work) }
+        let edited = try EditedExtract("derived")
+        defer { edited.remove() }
         let bundle = edited.work.appendingPathComponent("monaco.omk"), fresh = edited.work.appendingPathComponent("fresh.omk")
         _ = try BundleImporter().importPBF(at: edited.old, to: bundle)
         _ = try BundleImporter().importPBF(at: edited.new, to: fresh)
@@ -156,8 +134,8 @@ final class BundleUpdateTests: XCTestCase {
     }
 
     func testACancelledUpdateLeavesTheBundleAsItWas() throws {
-        let edited = try Self.edited("cancel")
-        defer { try? FileManager.default.removeItem(at: edited.work) }
+        let edited = try EditedExtract("cancel")
+        defer { edited.remove() }
         let bundle = edited.work.appendingPathComponent("monaco.omk")
         _ = try Self.importBundle(edited.old, into: bundle)
         let files = [MapBundle.tilesFileName, MapBundle.elementsFileName, MapBundle.featuresFileName, MapBundle.manifestFileName]

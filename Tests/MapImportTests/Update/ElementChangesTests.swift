@@ -12,19 +12,9 @@ final class ElementChangesTests: XCTestCase {
     /// Monaco, edited with one change of every kind (edit_extract.py), the osmChange derived by
     /// osmium: applied to the old store, it gives the new extract's store.
     func testAppliedChangeEqualsAFreshImportOfTheNewData() throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("openmapkit-element-changes-\(getpid())")
-        try? FileManager.default.removeItem(at: work)
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
-        let old = try TestData.shared("data/osm/monaco.osm.pbf")
-        let new = work.appendingPathComponent("monaco-new.osm.pbf"), change = work.appendingPathComponent("monaco.osc")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("edit_extract.py")
-        let edited = try runProcess("python3", [script.path, old.path, new.path])
-        XCTAssertEqual(edited.status, 0, String(decoding: edited.standardError, as: UTF8.self))
-        let edits = try XCTUnwrap(try JSONSerialization.jsonObject(with: edited.standardOutput) as? [String: Any])
-        let derived = try runProcess("osmium", ["derive-changes", old.path, new.path, "-o", change.path, "-O"])
-        XCTAssertEqual(derived.status, 0, "osmium derive-changes failed (install osmium-tool): \(String(decoding: derived.standardError, as: UTF8.self))")
-
+        let edited = try EditedExtract("element-changes")
+        defer { edited.remove() }
+        let (work, old, new, change, edits) = (edited.work, edited.old, edited.new, edited.change, edited.edits)
         let before = try storeOnlyImport(old, into: work.appendingPathComponent("old.omk"))
         let after = try storeOnlyImport(new, into: work.appendingPathComponent("new.omk"))
         let store = try OSMElementStore(url: before, writable: true)
