@@ -278,7 +278,7 @@ struct GraphData: @unchecked Sendable {
                 let qx = px - t * dx, qy = py - t * dy
                 let d = sqrt(qx * qx + qy * qy) * metresPerDegree
                 // Equally near (two ways sharing a stretch): the later edge, so the choice does not
-                // hang on which cell or ring met it first. OSRM takes the later way there too.
+                // hang on which cell or ring met it first (OSRM's destination scenario ends on the later way).
                 if best == nil || d < best!.distance || (d == best!.distance && e > best!.edge) { best = (e, s, t, d) }
             }
         }
