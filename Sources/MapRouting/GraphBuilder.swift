@@ -101,7 +101,7 @@ public struct RoadGraphBuilder {
         var chordal: ChordalGraph? = nil
         var rank: [UInt32]
         if let old = try Self.previousOrder(previous, mode: mode) {
-            let reused = NodeOrder.reused(keys: graph.nodeKeys, previous: old.ranks, x: x, y: y, offsets: offsets, targets: targets)
+            let reused = NodeOrder.reused(keys: graph.nodeKeys, previous: old.ranks, previousGraph: old.chordal, x: x, y: y, offsets: offsets, targets: targets)
             rank = reused.rank
             summary.persistingNodes = reused.persisting
             summary.newNodes = n - reused.persisting

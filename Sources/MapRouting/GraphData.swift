@@ -36,8 +36,6 @@ struct GraphData: @unchecked Sendable {
     let nodeRanks: UnsafeBufferPointer<UInt32>
     let chordOffsets: UnsafeBufferPointer<UInt32>
     let chordTargets: UnsafeBufferPointer<UInt32>
-    /// Rank → graph node, for the elimination-tree query.
-    let nodeOfRank: [UInt32]
 
     var edgeCount: Int { edges.count / 8 }
     var nodeCount: Int { origin.count }
@@ -131,12 +129,11 @@ struct GraphData: @unchecked Sendable {
         }
         guard nodeKeys.count == nodes, nodeRanks.count == nodes, loops.count == 2 * nodes else { throw fail("node keys or ranks have the wrong size") }
         // The ranks are a permutation, and every chordal arc leads upwards within the graph.
-        var ofRank = [UInt32](repeating: .max, count: nodes)
-        for (v, r) in nodeRanks.enumerated() {
-            guard Int(r) < nodes, ofRank[Int(r)] == .max else { throw fail("node ranks are not a permutation") }
-            ofRank[Int(r)] = UInt32(v)
+        var ranked = [Bool](repeating: false, count: nodes)
+        for r in nodeRanks {
+            guard Int(r) < nodes, !ranked[Int(r)] else { throw fail("node ranks are not a permutation") }
+            ranked[Int(r)] = true
         }
-        nodeOfRank = ofRank
         for r in 0..<nodes {
             var previous = UInt32(r)
             for k in Int(chordOffsets[r])..<Int(chordOffsets[r + 1]) {

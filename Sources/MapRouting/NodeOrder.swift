@@ -4,10 +4,11 @@ import Foundation
 /// The customizable contraction hierarchy's node order: metric-independent, so it depends only on
 /// where the graph nodes lie and how they connect, never on speeds or turn costs.
 ///
-/// Nested dissection by geometric bisection: a cell of graph nodes is split at the median of its
-/// nodes' projections on four directions (north, east and the two diagonals, as inertial flow
-/// tries), the direction whose cut leaves the smallest vertex separator wins, the separator takes
-/// the cell's highest ranks and both halves are ordered the same way below it. A cell that falls
+/// Nested dissection by geometric bisection: a cell of graph nodes is cut across its nodes'
+/// projections on eight directions (22.5° apart; inertial flow tries four) at nine points between
+/// 30% and 70%, each cut's arcs are covered greedily by a vertex separator,
+/// the cut with the fewest separator nodes per node of its smaller side wins, the separator takes
+/// the cell's highest ranks and both sides are ordered the same way below it. A cell that falls
 /// apart into several components is ordered component by component with no separator at all.
 /// Inertial flow proper (a max-flow between the projection's ends) finds smaller separators, but
 /// road networks are near-planar and their graph nodes are spread evenly enough that the median
@@ -66,8 +67,12 @@ enum NodeOrder {
         var visited = [UInt32](repeating: 0, count: n), visitStamp: UInt32 = 0
         var side = [UInt8](repeating: 0, count: n)
         var stack: [(cell: [UInt32], lo: UInt32)] = [(nodes.sorted(), base)]
-        let directions: [(Double, Double)] = [(1, 0), (0, 1), (0.7071, 0.7071), (0.7071, -0.7071)]
+        // Eight directions, 22.5° apart (inertial flow's four and the ones between).
+        let directions: [(Double, Double)] = (0..<8).map { (cos(Double($0) * .pi / 8), sin(Double($0) * .pi / 8)) }
         var keyed: [(Double, UInt32)] = []
+        var candidates: [(Int, UInt32)] = []
+        // The middle first, so of equal scores the balanced cut wins.
+        let splitFractions = [0.5, 0.45, 0.55, 0.4, 0.6, 0.35, 0.65, 0.3, 0.7]
         while let (cell, lo) = stack.popLast() {
             // Two nodes or fewer: nothing to separate.
             if cell.count <= 2 {
@@ -104,37 +109,51 @@ enum NodeOrder {
                 }
                 continue
             }
-            // One component: try the four cuts and keep the smallest separator.
-            var best: (separator: [UInt32], a: [UInt32], b: [UInt32])? = nil
+            // One component: try each direction's cut at nine points and keep the separator with
+            // the fewest nodes per node of the smaller side (a ratio cut: a lopsided split must
+            // buy its imbalance with a smaller separator).
+            var best: (score: Double, separator: [UInt32], a: [UInt32], b: [UInt32])? = nil
             for (dx, dy) in directions {
                 keyed.removeAll(keepingCapacity: true)
                 for v in cell { keyed.append((x[Int(v)] * dx + y[Int(v)] * dy, v)) }
                 keyed.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
-                let half = keyed.count / 2
-                for (i, item) in keyed.enumerated() { side[Int(item.1)] = i < half ? 0 : 1 }
-                var boundary: [[UInt32]] = [[], []]
-                for (_, v) in keyed {
-                    let s = side[Int(v)]
-                    for k in Int(offsets[Int(v)])..<Int(offsets[Int(v) + 1]) {
-                        let u = Int(targets[k])
-                        if member[u] == memberStamp && side[u] != s {
-                            boundary[Int(s)].append(v)
-                            break
+                for fraction in splitFractions {
+                    let split = min(max(Int(Double(keyed.count) * fraction), 1), keyed.count - 1)
+                    for (i, item) in keyed.enumerated() { side[Int(item.1)] = i < split ? 0 : 1 }
+                    // A vertex cover of the cut arcs, greedily: nodes with the most cut arcs first,
+                    // each taken while one of its cut arcs is still uncovered.
+                    candidates.removeAll(keepingCapacity: true)
+                    for (_, v) in keyed {
+                        var cut = 0
+                        for k in Int(offsets[Int(v)])..<Int(offsets[Int(v) + 1]) {
+                            let u = Int(targets[k])
+                            if member[u] == memberStamp && side[u] != side[Int(v)] { cut += 1 }
+                        }
+                        if cut > 0 { candidates.append((cut, v)) }
+                    }
+                    candidates.sort { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1 < $1.1 }
+                    visitStamp += 1
+                    var separator: [UInt32] = []
+                    for (_, v) in candidates {
+                        for k in Int(offsets[Int(v)])..<Int(offsets[Int(v) + 1]) {
+                            let u = Int(targets[k])
+                            if member[u] == memberStamp && side[u] != side[Int(v)] && visited[u] != visitStamp {
+                                visited[Int(v)] = visitStamp
+                                separator.append(v)
+                                break
+                            }
                         }
                     }
+                    let score = Double(separator.count) / Double(min(split, keyed.count - split))
+                    if let best, best.score <= score { continue }
+                    var a: [UInt32] = [], b: [UInt32] = []
+                    for (i, item) in keyed.enumerated() where visited[Int(item.1)] != visitStamp {
+                        if i < split { a.append(item.1) } else { b.append(item.1) }
+                    }
+                    best = (score, separator.sorted(), a, b)
                 }
-                // The smaller boundary separates (every cut arc has an end in it).
-                let s = boundary[0].count <= boundary[1].count ? 0 : 1
-                if let best, best.separator.count <= boundary[s].count { continue }
-                visitStamp += 1
-                for v in boundary[s] { visited[Int(v)] = visitStamp }
-                var a: [UInt32] = [], b: [UInt32] = []
-                for (i, item) in keyed.enumerated() where visited[Int(item.1)] != visitStamp {
-                    if i < half { a.append(item.1) } else { b.append(item.1) }
-                }
-                best = (boundary[s].sorted(), a, b)
             }
-            guard let (separator, a, b) = best else { continue }
+            guard let (_, separator, a, b) = best else { continue }
             let top = lo + UInt32(a.count + b.count)
             for (i, v) in separator.enumerated() { rank[Int(v)] = top + UInt32(i) }
             stack.append((a.sorted(), lo))
@@ -150,12 +169,15 @@ enum NodeOrder {
     }
 
     /// An order that keeps the previous build's for the nodes that persist (same key), so an
-    /// update skips nested dissection. New nodes go right below their anchor: the lowest-ranked
-    /// persisting node they reach through new nodes only (a new road is contracted just before the
-    /// old road it joins), farther ones first; new nodes that reach no persisting node form their
-    /// own components and are dissected among themselves below everything. The order's quality
-    /// only affects speed: any order gives exact routes.
-    static func reused(keys: [UInt64], previous: [UInt64: UInt32], x: [Double], y: [Double],
+    /// update skips nested dissection. A new node goes right below its anchor: the lowest common
+    /// ancestor, in the previous elimination tree, of the persisting nodes it touches (of its
+    /// anchored new neighbours' anchors when it touches none), which is where the dissection
+    /// would have put it: inside the cell when its neighbours lie in one cell, in the separator
+    /// above both cells when it joins two (below the lower one it would give every node up that
+    /// cell's side a shortcut across). Farther new nodes go first; new nodes that reach no
+    /// persisting node form their own components and are dissected among themselves below
+    /// everything. The order's quality only affects speed: any order gives exact routes.
+    static func reused(keys: [UInt64], previous: [UInt64: UInt32], previousGraph: ChordalGraph, x: [Double], y: [Double],
                        offsets: [UInt32], targets: [UInt32]) -> (rank: [UInt32], persisting: Int) {
         let n = keys.count
         var old = [UInt32](repeating: .max, count: n)
@@ -163,31 +185,61 @@ enum NodeOrder {
         for v in 0..<n {
             if let r = previous[keys[v]] { old[v] = r; persisting += 1 }
         }
-        // Anchors by a Dijkstra over (anchor rank, hops), lexicographic, from the persisting nodes.
-        var anchor = [UInt32](repeating: .max, count: n), hops = [UInt32](repeating: .max, count: n)
-        var heap = MinHeap()
-        for v in 0..<n where old[v] == .max {
-            var lowest = UInt32.max
-            for k in Int(offsets[v])..<Int(offsets[v + 1]) where old[Int(targets[k])] != .max { lowest = min(lowest, old[Int(targets[k])]) }
-            if lowest != .max { heap.push(UInt64(lowest) << 32 | 1, UInt32(v)) }
+        // The previous elimination tree: a rank's parent is its lowest upward neighbour. Ranks
+        // of different trees (components then) have no common ancestor: UInt32.max, the top.
+        func parent(_ r: UInt32) -> UInt32? {
+            let k = Int(previousGraph.offsets[Int(r)])
+            return k < Int(previousGraph.offsets[Int(r) + 1]) ? previousGraph.targets[k] : nil
         }
-        while let (key, value) = heap.pop() {
-            let v = Int(value)
-            guard anchor[v] == .max else { continue }
-            anchor[v] = UInt32(key >> 32)
-            hops[v] = UInt32(truncatingIfNeeded: key)
-            for k in Int(offsets[v])..<Int(offsets[v + 1]) {
-                let u = Int(targets[k])
-                if old[u] == .max && anchor[u] == .max { heap.push(key + 1, UInt32(u)) }
+        func ancestor(_ a: UInt32, _ b: UInt32) -> UInt32 {
+            guard a != .max, b != .max else { return .max }
+            var a = a, b = b
+            while a != b {
+                if a < b { guard let p = parent(a) else { return .max }; a = p } else { guard let p = parent(b) else { return .max }; b = p }
             }
+            return a
+        }
+        var anchor = [UInt32](repeating: .max, count: n), hops = [UInt32](repeating: .max, count: n)
+        var layer: [Int] = []
+        for v in 0..<n where old[v] == .max {
+            var common: UInt32? = nil
+            for k in Int(offsets[v])..<Int(offsets[v + 1]) where old[Int(targets[k])] != .max {
+                let r = old[Int(targets[k])]
+                common = common.map { ancestor($0, r) } ?? r
+            }
+            if let common { anchor[v] = common; hops[v] = 1; layer.append(v) }
+        }
+        var reached = [Bool](repeating: false, count: n)
+        for v in layer { reached[v] = true }
+        var hop: UInt32 = 1
+        while !layer.isEmpty {
+            hop += 1
+            var next: [Int] = []
+            for v in layer {
+                for k in Int(offsets[v])..<Int(offsets[v + 1]) {
+                    let u = Int(targets[k])
+                    if old[u] == .max && !reached[u] { reached[u] = true; next.append(u) }
+                }
+            }
+            next.sort()
+            for u in next {
+                var common: UInt32? = nil
+                for k in Int(offsets[u])..<Int(offsets[u + 1]) where hops[Int(targets[k])] < hop {
+                    let a = anchor[Int(targets[k])]
+                    common = common.map { ancestor($0, a) } ?? a
+                }
+                anchor[u] = common ?? .max
+                hops[u] = hop
+            }
+            layer = next
         }
         var rank = [UInt32](repeating: 0, count: n)
-        let isolated = (0..<UInt32(n)).filter { old[Int($0)] == .max && anchor[Int($0)] == .max }
+        let isolated = (0..<UInt32(n)).filter { old[Int($0)] == .max && !reached[Int($0)] }
         dissect(isolated, x: x, y: y, offsets: offsets, targets: targets, base: 0, into: &rank)
         // Everything else by (anchor or old rank, new before persisting, farther first, id).
         var rest: [(UInt64, UInt64)] = []
         rest.reserveCapacity(n - isolated.count)
-        for v in 0..<n where old[v] != .max || anchor[v] != .max {
+        for v in 0..<n where old[v] != .max || reached[v] {
             if old[v] != .max {
                 rest.append((UInt64(old[v]) << 1 | 1, UInt64(v)))
             } else {
