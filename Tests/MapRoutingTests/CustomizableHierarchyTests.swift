@@ -19,7 +19,9 @@ final class CustomizableHierarchyTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(at: folder) }
 
     /// An extract's road network as the import collects it (fresh each time: tests edit it).
-    static func network(_ name: String) throws -> RoadNetwork {
+    static func network(_ name: String) throws -> RoadNetwork { try collector(name).network }
+
+    static func collector(_ name: String) throws -> RoadNetworkCollector {
         let reader = try OSMPBFReader(url: TestData.shared("data/osm/\(name).osm.pbf"))
         let collector = RoadNetworkCollector()
         var locations: [Int64: OSMLocation] = [:]
@@ -30,7 +32,7 @@ final class CustomizableHierarchyTests: XCTestCase {
             collector.addWays(of: block)
         }
         collector.resolveLocations { locations[$0] }
-        return collector.network
+        return collector
     }
 
     @discardableResult
@@ -180,6 +182,23 @@ final class CustomizableHierarchyTests: XCTestCase {
         let inPlace = try build(monaco, .automobile, "again", reusing: folder.appendingPathComponent("again.graph"))
         XCTAssertTrue(inPlace.summary.reusedContraction)
         XCTAssertEqual(try Data(contentsOf: fresh.url), try Data(contentsOf: inPlace.url))
+    }
+
+    /// The import's entry point takes the previous bundle's graphs too.
+    func testImportBuildReusesPreviousGraphs() throws {
+        let collector = try Self.collector("monaco")
+        let first = folder.appendingPathComponent("first"), second = folder.appendingPathComponent("second")
+        try FileManager.default.createDirectory(at: first, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
+        let files = try collector.build(into: first)
+        XCTAssertEqual(try collector.build(into: second, reusingGraphsIn: first), files)
+        XCTAssertEqual(files.count, TravelMode.allCases.count)
+        for name in files.values {
+            let a = try Data(contentsOf: first.appendingPathComponent(name)), b = try Data(contentsOf: second.appendingPathComponent(name))
+            XCTAssertEqual(a, b, "\(name): same network, reused order: same bytes")
+        }
+        // A folder without graphs (a bundle from before routing) is a fresh build, not an error.
+        XCTAssertEqual(try collector.build(into: second, reusingGraphsIn: folder.appendingPathComponent("none")), files)
     }
 
     func testDeterministicBuild() throws {
