@@ -8,48 +8,65 @@ import MapGeometry
 /// restrictions (via a node: a forbidden arc; via ways: the via stretch is duplicated so the
 /// forbidden continuation is missing only on the copy entered from the restricted way), barriers
 /// and U-turns are then plain graph structure, which the contraction hierarchy keeps exact.
+///
+/// The hierarchy is a customizable one (CCH): a metric-independent node order by nested
+/// dissection (``NodeOrder``), the chordal supergraph of the turn graph under it (symbolic
+/// contraction, no witness searches) and its weights computed from the turns' (customization).
+/// Every graph node carries a key that names it across builds (its way, the OSM nodes at the
+/// ends of its stretch and its direction; a via-way copy adds its restriction), and the file keeps
+/// the keys, the order and the chordal graph, so ``build(_:to:reusingOrderFrom:progress:)`` can
+/// keep the previous file's order for the nodes that persist and skip the dissection, and, when
+/// the turns still fit the previous chordal graph (only weights changed), the symbolic
+/// contraction too.
 public struct RoadGraphBuilder {
     public let mode: TravelMode
-    /// Nodes settled per witness search while estimating a node's priority; fewer means a faster
-    /// build and a worse order (never a wrong route).
-    public var witnessSettleLimit = 40
-    /// Nodes settled per witness search when a node's shortcuts are really added; fewer means a
-    /// faster build and more shortcuts (never a wrong route).
-    public var contractionSettleLimit = 400
-    /// Whether the neighbours of each contracted node are re-rated at once rather than only when
-    /// they leave the queue: ~9% fewer shortcuts on Monaco's walking graph for ~3× the build time,
-    /// so off by default.
-    public var updatesNeighbours = false
-    /// The node order's priority: weights of the edge quotient (shortcuts added per arc removed),
-    /// the original-arc quotient, the depth, the edge difference and the contracted neighbours.
-    public var priorityWeights = PriorityWeights()
     /// Side of the snapping grid's cells in degrees (0.0001...10); smaller cells mean fewer
     /// segments to measure per snap and more cells to look up.
     public var snapCellDegrees = 0.0025
-    public struct PriorityWeights: Sendable {
-        public var edgeQuotient = 2.0, hopQuotient = 4.0, depth = 1.0, edgeDifference = 0.0, contractedNeighbours = 0.0
-        public init() {}
-    }
 
     public init(mode: TravelMode) { self.mode = mode }
 
-    /// What was built, for the import report.
+    /// What was built, for the import report and the benchmarks.
     public struct Summary: Sendable {
         public var junctions = 0, edges = 0, graphNodes = 0, arcs = 0, shortcuts = 0, bytes = 0
-        public var seconds = 0.0
+        /// Arcs of the chordal graph (undirected, each with a forward and a backward weight).
+        public var chordalArcs = 0
+        /// Graph nodes whose rank came from the previous file, and those placed anew.
+        public var persistingNodes = 0, newNodes = 0
+        /// Whether the previous file's chordal graph was reused as it was (only weights changed).
+        public var reusedContraction = false
+        /// The whole build, and its phases: the node order (nested dissection or the previous
+        /// file's order), the symbolic contraction, the customization.
+        public var seconds = 0.0, orderSeconds = 0.0, contractionSeconds = 0.0, customizationSeconds = 0.0
     }
 
-    /// Builds the graph and writes it to `url` (written aside and renamed into place).
+    /// Builds the graph and writes it to `url` (written aside and renamed into place), with a
+    /// fresh node order.
     @discardableResult
     public func build(_ network: RoadNetwork, to url: URL, progress: (Double) -> Void = { _ in }) throws -> Summary {
+        try build(network, to: url, reusingOrderFrom: nil, progress: progress)
+    }
+
+    /// Builds the graph and writes it to `url`, keeping the node order of `previous` (this mode's
+    /// graph file from an earlier build, which may be `url` itself) for every graph node that
+    /// persists, so an update after an OSM change file skips the nested dissection; when every
+    /// node persists and every turn is an arc of the previous chordal graph (speeds, turn costs or
+    /// restrictions changed, no road added), only the customization runs. The order changes only
+    /// the build's and the queries' speed, never a route. A missing `previous`, or one of an older
+    /// graph format, means a fresh order; one of another travel mode is refused.
+    @discardableResult
+    public func build(_ network: RoadNetwork, to url: URL, reusingOrderFrom previous: URL?,
+                      progress: (Double) -> Void = { _ in }) throws -> Summary {
         let started = ContinuousClock.now
         var graph = compress(network)
         progress(0.1)
         buildTurns(network, &graph)
         progress(0.2)
-        let ch = contract(&graph) { progress(0.2 + 0.75 * $0) }
+        var summary = Summary()
+        let ch = try hierarchy(graph, reusingOrderFrom: previous, summary: &summary)
+        progress(0.9)
         let grid = SpatialGridBuilder.build(graph, cellSize: min(10, max(0.0001, snapCellDegrees)))
-        let data = GraphFileWriter.encode(mode: mode, graph: graph, ch: ch, grid: grid)
+        let data = GraphFileWriter.encode(mode: mode, graph: graph, ch: ch.upward, chordal: ch.chordal, grid: grid)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
         try data.write(to: temporary)
         if rename(temporary.path, url.path) != 0 {
@@ -58,16 +75,76 @@ public struct RoadGraphBuilder {
             throw RoutingError.corrupt("cannot move \(temporary.path) into place: \(reason)")
         }
         progress(1)
-        let elapsed = ContinuousClock.now - started
-        var summary = Summary()
         summary.junctions = graph.junctionCount
         summary.edges = graph.edges.count
         summary.graphNodes = graph.nodeCount
         summary.arcs = graph.turnTargets.count
-        summary.shortcuts = ch.shortcuts
+        summary.shortcuts = ch.upward.shortcuts
+        summary.chordalArcs = ch.chordal.arcCount
         summary.bytes = data.count
-        summary.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        summary.seconds = seconds(ContinuousClock.now - started)
         return summary
+    }
+
+    /// Order, symbolic contraction and customization, timed into `summary`.
+    func hierarchy(_ graph: Graph, reusingOrderFrom previous: URL?,
+                   summary: inout Summary) throws -> (chordal: ChordalGraph, upward: ContractedGraph) {
+        var clock = ContinuousClock.now
+        func lap() -> Double {
+            let now = ContinuousClock.now
+            defer { clock = now }
+            return seconds(now - clock)
+        }
+        let n = graph.nodeCount
+        let (offsets, targets) = NodeOrder.undirectedNeighbours(nodeCount: n, turnOffsets: graph.turnOffsets, turnTargets: graph.turnTargets)
+        let (x, y) = graph.nodePositions()
+        var chordal: ChordalGraph? = nil
+        var rank: [UInt32]
+        if let old = try Self.previousOrder(previous, mode: mode) {
+            let reused = NodeOrder.reused(keys: graph.nodeKeys, previous: old.ranks, previousGraph: old.chordal, x: x, y: y, offsets: offsets, targets: targets)
+            rank = reused.rank
+            summary.persistingNodes = reused.persisting
+            summary.newNodes = n - reused.persisting
+            // Same nodes, and ranks are then the previous ones: the old chordal graph fits if it has every turn.
+            if reused.persisting == n, n == old.chordal.nodeCount, rank == old.chordal.rank,
+               old.chordal.covers(offsets: graph.turnOffsets, targets: graph.turnTargets) {
+                chordal = old.chordal
+                summary.reusedContraction = true
+            }
+        } else {
+            rank = NodeOrder.fresh(x: x, y: y, offsets: offsets, targets: targets)
+            summary.newNodes = n
+        }
+        summary.orderSeconds = lap()
+        let contracted = chordal ?? ChordalGraph.contract(rank: rank, offsets: offsets, targets: targets)
+        summary.contractionSeconds = lap()
+        let customized = Customization.basic(contracted, turnOffsets: graph.turnOffsets, turnTargets: graph.turnTargets,
+                                             turnWeights: graph.turnWeights)
+        let upward = customized.upwardGraphs(contracted)
+        summary.customizationSeconds = lap()
+        return (contracted, upward)
+    }
+
+    /// The previous file's node keys → ranks and its chordal graph; nil when there is no usable
+    /// previous file (none given, missing, or of an older format: a fresh order is as good, only slower).
+    static func previousOrder(_ url: URL?, mode: TravelMode) throws -> (ranks: [UInt64: UInt32], chordal: ChordalGraph)? {
+        guard let url else { return nil }
+        let g: GraphData
+        do {
+            g = try GraphData(file: try MappedFile(url: url), path: url.path)
+        } catch {
+            switch error {
+            case .missingGraph, .incompatibleVersion: return nil
+            default: throw error
+            }
+        }
+        guard g.mode == mode else {
+            throw RoutingError.invalidInput("\(url.path) is the \(g.mode.rawValue) graph; its order cannot serve the \(mode.rawValue) graph")
+        }
+        var ranks: [UInt64: UInt32] = [:]
+        ranks.reserveCapacity(g.nodeCount)
+        for v in 0..<g.nodeCount { ranks[g.nodeKeys[v]] = g.nodeRanks[v] }
+        return (ranks, ChordalGraph(rank: Array(g.nodeRanks), offsets: Array(g.chordOffsets), targets: Array(g.chordTargets)))
     }
 
     // MARK: - Compression: ways → edges between junctions
@@ -103,6 +180,34 @@ public struct RoadGraphBuilder {
         /// Way id → its edges, for via-way restrictions.
         var wayEdges: [Int64: [UInt32]] = [:]
         var junctionOfNode: [Int64: UInt32] = [:]
+        /// Graph node → its key across builds (see `NodeKey`), unique within the graph.
+        var nodeKeys: [UInt64] = []
+        var usedKeys = Set<UInt64>()
+
+        /// `key`, or (for a repeated stretch: a way that passes the same two junctions twice, or a
+        /// hash collision) the next of its rehashes not yet used, so keys stay unique and the
+        /// same input always gives the same keys.
+        mutating func addKey(_ key: UInt64) {
+            var candidate = key
+            while !usedKeys.insert(candidate).inserted { candidate = NodeKey.mix(candidate, 0x5EED) }
+            nodeKeys.append(candidate)
+        }
+
+        /// Where each graph node lies for the nested dissection: the middle point of its edge's
+        /// geometry, east scaled by the cosine of the graph's mean latitude so both axes are metres-like.
+        func nodePositions() -> (x: [Double], y: [Double]) {
+            var latitudes = 0.0
+            for j in 0..<junctionCount { latitudes += Double(junctionCoordinates[2 * j]) }
+            let scale = cos(latitudes / Double(max(junctionCount, 1)) / 1e7 * .pi / 180)
+            var x = [Double](repeating: 0, count: nodeCount), y = [Double](repeating: 0, count: nodeCount)
+            for v in 0..<nodeCount {
+                let edge = edges[Int(origin[v] >> 1)]
+                let p = Int(edge.geometryStart + edge.geometryCount / 2)
+                y[v] = Double(geometry[2 * p]) / 1e7
+                x[v] = Double(geometry[2 * p + 1]) / 1e7 * scale
+            }
+            return (x, y)
+        }
 
         func nodeWeight(_ node: UInt32) -> UInt32 {
             let o = origin[Int(node)]
@@ -178,6 +283,9 @@ public struct RoadGraphBuilder {
                                 forwardMs: ms(access.forwardSpeed), backwardMs: ms(access.backwardSpeed), length: Float(length))
                 edgeList.append(UInt32(graph.edges.count))
                 graph.edges.append(edge)
+                // Both directions, named by the way and the OSM nodes the stretch runs between.
+                graph.addKey(NodeKey.edge(way: way.id, from: ids[start], to: ids[i], backward: false))
+                graph.addKey(NodeKey.edge(way: way.id, from: ids[start], to: ids[i], backward: true))
                 start = i
             }
             graph.wayEdges[way.id, default: []] += edgeList
@@ -333,10 +441,12 @@ public struct RoadGraphBuilder {
                 guard ok, !chain.isEmpty else { continue }
                 // Copy the chain.
                 var copies: [UInt32] = []
-                for node in chain {
+                for (position, node) in chain.enumerated() {
                     copies.append(UInt32(graph.origin.count))
                     graph.origin.append(graph.origin[Int(node)])
                     turns.append(turns[Int(node)])
+                    // A copy is named by what it copies, the restriction and where the chain was entered.
+                    graph.addKey(NodeKey.copy(of: graph.nodeKeys[Int(node)], restriction: r, entry: graph.nodeKeys[Int(start)], position: position))
                 }
                 for (i, copy) in copies.enumerated() {
                     if i + 1 < copies.count {
@@ -374,4 +484,38 @@ public struct RoadGraphBuilder {
     var degrees = atan2(y, x) * 180 / .pi
     if degrees < 0 { degrees += 360 }
     return degrees
+}
+
+/// Graph node keys: 64-bit hashes of what names a graph node across builds. Collisions within one
+/// graph are resolved by `Graph.addKey`; one across builds only makes a node take a stale rank,
+/// which costs speed, never correctness.
+enum NodeKey {
+    /// SplitMix64's finalizer over the running hash and the next value.
+    @inline(__always) static func mix(_ h: UInt64, _ value: UInt64) -> UInt64 {
+        var z = (h ^ value) &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    static func edge(way: Int64, from: Int64, to: Int64, backward: Bool) -> UInt64 {
+        var h = mix(0xED6E, UInt64(bitPattern: way))
+        h = mix(h, UInt64(bitPattern: from))
+        h = mix(h, UInt64(bitPattern: to))
+        return mix(h, backward ? 1 : 0)
+    }
+
+    static func copy(of original: UInt64, restriction r: RoadNetwork.Restriction, entry: UInt64, position: Int) -> UInt64 {
+        var h = mix(0xC0B1, original)
+        h = mix(h, UInt64(bitPattern: r.fromWay))
+        for way in r.viaWays { h = mix(h, UInt64(bitPattern: way)) }
+        h = mix(h, UInt64(bitPattern: r.toWay))
+        h = mix(h, r.isOnly ? 1 : 0)
+        h = mix(h, entry)
+        return mix(h, UInt64(position))
+    }
+}
+
+@inline(__always) func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }

@@ -29,6 +29,13 @@ struct GraphData: @unchecked Sendable {
     let gridEntries: UnsafeBufferPointer<UInt32>
     let gridSlots: UnsafeBufferPointer<UInt32>
     let gridShift: UInt64
+    /// Per graph node (weight, middle): its cheapest cycle through lower-ranked nodes.
+    let loops: UnsafeBufferPointer<UInt32>
+    /// For the next build only (see `RoadGraphBuilder.previousOrder`); queries never read them.
+    let nodeKeys: UnsafeBufferPointer<UInt64>
+    let nodeRanks: UnsafeBufferPointer<UInt32>
+    let chordOffsets: UnsafeBufferPointer<UInt32>
+    let chordTargets: UnsafeBufferPointer<UInt32>
 
     var edgeCount: Int { edges.count / 8 }
     var nodeCount: Int { origin.count }
@@ -82,6 +89,11 @@ struct GraphData: @unchecked Sendable {
         gridOffsets = try section(.gridOffsets, UInt32.self)
         gridEntries = try section(.gridEntries, UInt32.self)
         gridSlots = try section(.gridSlots, UInt32.self)
+        loops = try section(.loops, UInt32.self)
+        nodeKeys = try section(.nodeKeys, UInt64.self)
+        nodeRanks = try section(.nodeRanks, UInt32.self)
+        chordOffsets = try section(.chordOffsets, UInt32.self)
+        chordTargets = try section(.chordTargets, UInt32.self)
         guard header.count == 1, header[0] >= 1e-4, header[0] <= 10 else { throw fail("bad grid header") }
         gridCellSize = header[0]
         // A power of two with at least one empty slot, so every probe sequence ends.
@@ -111,6 +123,24 @@ struct GraphData: @unchecked Sendable {
         try csr(backwardOffsets, rows: nodes, items: backwardArcs.count / 3, "backward arc")
         try csr(turnOffsets, rows: nodes, items: turnArcs.count / 2, "turn")
         try csr(gridOffsets, rows: gridKeys.count, items: gridEntries.count / 2, "grid")
+        try csr(chordOffsets, rows: nodes, items: chordTargets.count, "chordal arc")
+        for k in stride(from: 0, to: loops.count, by: 2) where loops[k + 1] != .max && Int(loops[k + 1]) >= nodes {
+            throw fail("loop \(k / 2) is out of range")
+        }
+        guard nodeKeys.count == nodes, nodeRanks.count == nodes, loops.count == 2 * nodes else { throw fail("node keys or ranks have the wrong size") }
+        // The ranks are a permutation, and every chordal arc leads upwards within the graph.
+        var ranked = [Bool](repeating: false, count: nodes)
+        for r in nodeRanks {
+            guard Int(r) < nodes, !ranked[Int(r)] else { throw fail("node ranks are not a permutation") }
+            ranked[Int(r)] = true
+        }
+        for r in 0..<nodes {
+            var previous = UInt32(r)
+            for k in Int(chordOffsets[r])..<Int(chordOffsets[r + 1]) {
+                guard chordTargets[k] > previous, Int(chordTargets[k]) < nodes else { throw fail("chordal arc \(k) is out of order") }
+                previous = chordTargets[k]
+            }
+        }
         for i in gridKeys.indices.dropFirst() where gridKeys[i] <= gridKeys[i - 1] { throw fail("grid cells are not in ascending order") }
         for slot in gridSlots where Int(slot) > gridKeys.count { throw fail("grid table names a missing cell") }
         for code in incident where Int(code >> 1) >= edgeCount { throw fail("junction lists a missing edge") }
@@ -244,7 +274,9 @@ struct GraphData: @unchecked Sendable {
                 let t = len2 > 0 ? min(1, max(0, (px * dx + py * dy) / len2)) : 0
                 let qx = px - t * dx, qy = py - t * dy
                 let d = sqrt(qx * qx + qy * qy) * metresPerDegree
-                if best == nil || d < best!.distance { best = (e, s, t, d) }
+                // Equally near (two ways sharing a stretch): the later edge, so the choice does not
+                // hang on which cell or ring met it first (OSRM's destination scenario ends on the later way).
+                if best == nil || d < best!.distance || (d == best!.distance && e > best!.edge) { best = (e, s, t, d) }
             }
         }
         for ring in 0...maxRing {

@@ -21,17 +21,23 @@ import Glibc
 /// avoid-queries), and the sparse snapping grid (see `SpatialGrid`): one Float64 (cell size in
 /// degrees), the UInt64 cell keys (row << 32 | column, counted from −90°/−180°, ascending), CSR
 /// offsets and (edge, segment) UInt32 pairs per cell, and the UInt32 hash slots (cell index + 1).
+/// The customizable hierarchy's loops: per graph node (weight, middle), the cheapest way round
+/// back to itself through lower-ranked nodes (UInt32.max: none). Then what the next build reuses (see ``RoadGraphBuilder``): each graph node's UInt64 key, its
+/// UInt32 rank in the customizable hierarchy's order, and the chordal graph in rank space (CSR:
+/// per rank its higher-ranked neighbours, ascending).
 enum GraphFormat {
     static let magic: [UInt8] = Array("OMKROADG".utf8)
-    /// 2: the sparse snapping grid (version 1 had a dense one).
-    static let version: UInt32 = 2
+    /// 2: the sparse snapping grid (version 1 had a dense one). 3: a customizable contraction
+    /// hierarchy, with node keys, ranks and the chordal graph for updates.
+    static let version: UInt32 = 3
     static let headerSize = 24
 }
 
 enum GraphSection: Int, CaseIterable {
     case junctionCoordinates, incidentOffsets, incident, edges, geometry, ways, infos, stringOffsets, stringBytes,
          origin, forwardOffsets, forwardArcs, backwardOffsets, backwardArcs, turnOffsets, turnArcs,
-         gridHeader, gridKeys, gridOffsets, gridEntries, gridSlots
+         gridHeader, gridKeys, gridOffsets, gridEntries, gridSlots,
+         loops, nodeKeys, nodeRanks, chordOffsets, chordTargets
 }
 
 enum WayFlags {
@@ -135,7 +141,7 @@ enum SpatialGridBuilder {
 }
 
 enum GraphFileWriter {
-    static func encode(mode: TravelMode, graph: RoadGraphBuilder.Graph, ch: ContractedGraph, grid: SpatialGrid) -> Data {
+    static func encode(mode: TravelMode, graph: RoadGraphBuilder.Graph, ch: ContractedGraph, chordal: ChordalGraph, grid: SpatialGrid) -> Data {
         // Strings.
         var strings: [String: UInt32] = [:]
         var stringOffsets: [UInt32] = [0]
@@ -203,6 +209,11 @@ enum GraphFileWriter {
         put(.gridOffsets, grid.offsets)
         put(.gridEntries, grid.entries)
         put(.gridSlots, grid.slots)
+        put(.loops, ch.loops)
+        put(.nodeKeys, graph.nodeKeys)
+        put(.nodeRanks, chordal.rank)
+        put(.chordOffsets, chordal.offsets)
+        put(.chordTargets, chordal.targets)
 
         var out = Data()
         out += GraphFormat.magic

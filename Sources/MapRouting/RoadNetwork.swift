@@ -141,6 +141,51 @@ extension TravelMode {
 }
 
 extension RoadNetwork {
+    /// The ids of the ways added, in the order they were added.
+    public var wayIDs: [Int64] { ways.map(\.id) }
+
+    /// The OSM node ids of way `id`, nil when there is no such way (a linear scan: for edits and
+    /// tools, not for the import's inner loops).
+    public func nodes(ofWay id: Int64) -> [Int64]? {
+        guard let way = ways.first(where: { $0.id == id }) else { return nil }
+        return Array(wayNodes[way.nodeStart..<(way.nodeStart + way.nodeCount)])
+    }
+
+    /// A node's location as set by ``setLocation(_:latitudeE7:longitudeE7:)``.
+    public func location(of node: Int64) -> (latitudeE7: Int32, longitudeE7: Int32)? {
+        locations[node].map { ($0.x, $0.y) }
+    }
+
+    /// Removes the ways with these ids (a change deleted them or took their road tags away);
+    /// node locations stay, unused.
+    public func removeWays(_ ids: Set<Int64>) {
+        guard !ids.isEmpty else { return }
+        var kept: [Way] = [], nodes: [Int64] = []
+        kept.reserveCapacity(ways.count)
+        nodes.reserveCapacity(wayNodes.count)
+        for var way in ways where !ids.contains(way.id) {
+            let start = nodes.count
+            nodes += wayNodes[way.nodeStart..<(way.nodeStart + way.nodeCount)]
+            way.nodeStart = start
+            kept.append(way)
+        }
+        ways = kept
+        wayNodes = nodes
+    }
+
+    /// Sets what `mode` may do on way `id` (a change retagged it); false when there is no such way.
+    @discardableResult
+    public func setAccess(_ access: Access, for mode: TravelMode, onWay id: Int64) -> Bool {
+        guard let i = ways.firstIndex(where: { $0.id == id }) else { return false }
+        ways[i].access[mode.index] = access
+        return true
+    }
+
+    /// What `mode` may do on way `id`, nil when there is no such way.
+    public func access(for mode: TravelMode, onWay id: Int64) -> Access? {
+        ways.first { $0.id == id }?.access[mode.index]
+    }
+
     /// Drops everything, handing the memory back once the graphs are built.
     public func removeAll() {
         ways = []

@@ -123,10 +123,7 @@ struct RouteQuery {
         var best = Int64.max
         var meeting: UInt32? = nil
         func consider(_ node: UInt32) {
-            guard let f = forward.labels[node], let b = backward.labels[node] else { return }
-            // Both still at their start costs: the source and target edge are the same one.
-            if f.parent == .max, b.parent == .max, !directMeetingAllowed(node) { return }
-            let total = f.distance + b.distance - shift
+            guard let f = forward.labels[node], let b = backward.labels[node], let total = meetingCost(node, f, b) else { return }
             if total < best { best = total; meeting = node }
         }
         func limit() -> Int64 { best == .max ? .max : Int64(Double(best) * slack) }
@@ -170,11 +167,88 @@ struct RouteQuery {
         }
     }
 
+    /// The cost of the route meeting at `node` with labels `f` and `b`. Both still at their start
+    /// costs means the source and target edge are the same one: when the target lies behind, the
+    /// route must go round, and the way round whose highest node is this one is its loop (any
+    /// other way round meets at its highest node).
+    func meetingCost(_ node: UInt32, _ f: Label, _ b: Label) -> Int64? {
+        if f.parent == .max, b.parent == .max, !directMeetingAllowed(node) {
+            let loop = g.loops[2 * Int(node)]
+            return loop == .max ? nil : f.distance + Int64(loop) + b.distance - shift
+        }
+        return f.distance + b.distance - shift
+    }
+
     /// The best route, or nil when the points are not connected.
     func shortest() -> FoundPath? {
+        // The bidirectional upward Dijkstra rather than the elimination-tree query: on Andorra and
+        // Helsinki both took the same time within noise (the per-node label dictionary costs
+        // more than the queue the tree query saves), and this one stops early on short routes.
         let (forward, backward, best, meeting) = searches()
         guard let meeting, best != .max else { return nil }
-        return path(through: meeting, forward, backward, cost: best)
+        return preferringSnappedEdges(path(through: meeting, forward, backward, cost: best))
+    }
+
+    /// A route that starts or ends on a junction may begin or finish on any of its roads at the
+    /// same cost; of equal routes the one that starts on the source's own edge and ends on the
+    /// target's is taken (as OSRM, whose ends always lie on the snapped edge), whatever order
+    /// the hierarchy's searches happened to meet them in.
+    func preferringSnappedEdges(_ found: FoundPath) -> FoundPath {
+        var found = found
+        @inline(__always) func edge(_ node: UInt32) -> Int { Int(g.origin[Int(node)]) >> 1 }
+        func turn(_ from: UInt32, _ to: UInt32) -> UInt32? {
+            var best: UInt32? = nil
+            for k in Int(g.turnOffsets[Int(from)])..<Int(g.turnOffsets[Int(from) + 1]) where g.turnArcs[2 * k] == to {
+                best = min(best ?? .max, g.turnArcs[2 * k + 1])
+            }
+            return best
+        }
+        func penalty(_ weight: UInt32, into node: UInt32) -> UInt32 {
+            let full = g.weight(ofNode: Int(node))
+            return weight > full ? weight - full : 0
+        }
+        // The end: the last node swapped for a parallel one on the target's edge (two ways sharing
+        // the last stretch), or one more turn onto the target's edge at the junction.
+        if let last = found.nodes.last, edge(last) != target.edge, let lastCost = targets.filter({ $0.0 == last }).map(\.1).min() {
+            let n = found.nodes.count
+            var done = false
+            if n >= 2, let into = turn(found.nodes[n - 2], last) {
+                for (node, cost) in targets where edge(node) == target.edge {
+                    guard let w = turn(found.nodes[n - 2], node), Int64(w) + cost == Int64(into) + lastCost else { continue }
+                    found.nodes[n - 1] = node
+                    found.penalties[n - 1] = penalty(w, into: node)
+                    done = true
+                    break
+                }
+            }
+            for (node, cost) in targets where !done && edge(node) == target.edge {
+                guard let w = turn(last, node), Int64(w) + cost == lastCost else { continue }
+                found.nodes.append(node)
+                found.penalties.append(penalty(w, into: node))
+                done = true
+            }
+        }
+        // The start likewise: a parallel first node on the source's edge, or one turn from it.
+        if let first = found.nodes.first, edge(first) != source.edge, let firstCost = sources.filter({ $0.0 == first }).map(\.1).min() {
+            var done = false
+            if found.nodes.count >= 2, let out = turn(first, found.nodes[1]) {
+                for (node, cost) in sources where edge(node) == source.edge {
+                    guard let w = turn(node, found.nodes[1]), cost + Int64(w) == firstCost + Int64(out) else { continue }
+                    found.nodes[0] = node
+                    found.penalties[1] = penalty(w, into: found.nodes[1])
+                    done = true
+                    break
+                }
+            }
+            for (node, cost) in sources where !done && edge(node) == source.edge {
+                guard let w = turn(node, first), cost + Int64(w) == firstCost else { continue }
+                found.penalties[0] = penalty(w, into: first)
+                found.nodes.insert(node, at: 0)
+                found.penalties.insert(0, at: 0)
+                done = true
+            }
+        }
+        return found
     }
 
     func path(through meeting: UInt32, _ forward: Search, _ backward: Search, cost: Int64) -> FoundPath {
@@ -195,6 +269,11 @@ struct RouteQuery {
         }
         var nodes: [UInt32] = [first]
         var penalties: [UInt32] = [0]
+        // Met at a start node that both searches still hold at their start costs: the way round.
+        if let f = forward.labels[meeting], let b = backward.labels[meeting], f.parent == .max, b.parent == .max,
+           !directMeetingAllowed(meeting) {
+            down.insert((meeting, meeting, g.loops[2 * Int(meeting) + 1], g.loops[2 * Int(meeting)]), at: 0)
+        }
         for arc in up + down { unpack(arc, into: &nodes, &penalties) }
         return FoundPath(nodes: nodes, penalties: penalties, cost: cost)
     }

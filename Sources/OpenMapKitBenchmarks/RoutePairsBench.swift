@@ -11,10 +11,7 @@ import OpenMapKit
 //      reads the extract the way `openmapkit import` does (RoadNetworkCollector, node locations in
 //      the import's NodeLocationStore), builds each mode's graph into FOLDER and prints one JSON
 //      object: read and build seconds, graph sizes, and the process's peak resident memory.
-//      For trying contraction settings without a rebuild: OMK_WITNESS_LIMIT, OMK_CONTRACT_LIMIT,
-//      OMK_UPDATE_NEIGHBOURS=0|1 and OMK_PRIORITY=edgeQuotient,hopQuotient,depth,edgeDifference,
-//      contractedNeighbours (RoadGraphBuilder's settings of those names); OMK_SNAP_CELL=degrees
-//      sets the snapping grid's cell size (snapCellDegrees).
+//      OMK_SNAP_CELL=degrees sets the snapping grid's cell size (snapCellDegrees) without a rebuild.
 //   `routepairs GRAPH PAIRS.json [--out FILE]`
 //      routes every pair of a bench_peers.py PAIRS file in process, one query at a time after an
 //      untimed warm-up pass, "bare" (distance and time only), "full" (shape, segments and the
@@ -62,19 +59,9 @@ func runRouteBuildBenchmark(arguments: [String]) throws {
     var results: [String: Any] = [:]
     for mode in modes {
         var builder = RoadGraphBuilder(mode: mode)
-        // Knobs for trying contraction settings without a rebuild.
+        // The snapping grid's cell size, for trying it without a rebuild.
         let environment = ProcessInfo.processInfo.environment
-        if let limit = environment["OMK_WITNESS_LIMIT"].flatMap(Int.init) { builder.witnessSettleLimit = limit }
-        if let limit = environment["OMK_CONTRACT_LIMIT"].flatMap(Int.init) { builder.contractionSettleLimit = limit }
-        if let flag = environment["OMK_UPDATE_NEIGHBOURS"] { builder.updatesNeighbours = flag == "1" }
         if let degrees = environment["OMK_SNAP_CELL"].flatMap(Double.init) { builder.snapCellDegrees = degrees }
-        if let weights = environment["OMK_PRIORITY"]?.split(separator: ",").compactMap({ Double($0) }), weights.count == 5 {
-            builder.priorityWeights.edgeQuotient = weights[0]
-            builder.priorityWeights.hopQuotient = weights[1]
-            builder.priorityWeights.depth = weights[2]
-            builder.priorityWeights.edgeDifference = weights[3]
-            builder.priorityWeights.contractedNeighbours = weights[4]
-        }
         let summary = try builder.build(collector.network, to: folder.appendingPathComponent("\(mode.rawValue).graph"))
         results[mode.rawValue] = ["build_s": summary.seconds, "edges": summary.edges, "graph_nodes": summary.graphNodes,
                                   "turns": summary.arcs, "shortcuts": summary.shortcuts, "bytes": summary.bytes]

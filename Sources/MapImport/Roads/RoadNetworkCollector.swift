@@ -90,12 +90,17 @@ public final class RoadNetworkCollector {
 
 
     /// Builds every mode's graph into `folder`; returns mode → file name, for the manifest.
-    public func build(into folder: URL, progress: (Double) -> Void = { _ in }) throws -> [String: String] {
+    /// With `previous` (the folder of an earlier build's graphs, e.g. the bundle being updated),
+    /// each mode keeps the node order of its previous graph where roads persist, skipping the
+    /// nested dissection (see `RoadGraphBuilder.build(_:to:reusingOrderFrom:progress:)`); a mode
+    /// without a previous graph gets a fresh order.
+    public func build(into folder: URL, reusingGraphsIn previous: URL? = nil, progress: (Double) -> Void = { _ in }) throws -> [String: String] {
         var files: [String: String] = [:]
         let modes = TravelMode.allCases
         for (i, mode) in modes.enumerated() {
             let name = MapBundle.roadGraphFileName(for: mode)
-            try RoadGraphBuilder(mode: mode).build(network, to: folder.appendingPathComponent(name)) {
+            try RoadGraphBuilder(mode: mode).build(network, to: folder.appendingPathComponent(name),
+                                                   reusingOrderFrom: previous?.appendingPathComponent(name)) {
                 progress((Double(i) + $0) / Double(modes.count))
             }
             files[mode.rawValue] = name
