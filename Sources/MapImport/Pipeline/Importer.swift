@@ -69,6 +69,10 @@ public final class BundleImporter {
     /// Whether to cut the vector tiles; off only when the other parts are made again from a
     /// bundle's element store by an update (which keeps its tiles current itself).
     public var buildsTiles = true
+    /// A bundle whose road graphs the new ones reuse the node order of (an update's, which makes
+    /// the graphs again from the changed data): the nested dissection is skipped for the nodes
+    /// that persist, and a graph whose roads only changed speeds is only re-customised.
+    public var reusesRoadGraphsOf: URL?
 
     public init() {}
 
@@ -361,7 +365,7 @@ public final class BundleImporter {
         if let roads {
             progress(.roadGraphs, 0)
             try checkCancelled()
-            do { roadFiles = try roads.build(into: staging) { progress(.roadGraphs, $0) } } catch { throw ImportError.destination("road graph: \(error)") }
+            do { roadFiles = try roads.build(into: staging, reusingGraphsIn: reusesRoadGraphsOf) { progress(.roadGraphs, $0) } } catch { throw ImportError.destination("road graph: \(error)") }
             roads.release()
             finishPhase(.roadGraphs)
         }

@@ -198,9 +198,10 @@ public final class BundleUpdater: @unchecked Sendable {
     /// Makes the place index, road graphs and street scene again from `source` with the import's
     /// own code (a bundle without tiles, at `folder`), as a fresh import of the updated data makes them.
     ///
-    /// Remade whole, for now: each is cheap next to the tiles at city and country scale, and
-    /// exactly what an import makes. (Changing the place index in place, and re-customising the
-    /// road graphs' hierarchy rather than contracting it again, are the next steps.)
+    /// The road graphs keep the bundle's node order (see `RoadGraphBuilder`'s customizable
+    /// hierarchy): only new road stretches are placed in it, and the hierarchy is re-customised.
+    /// The place index and the street scene are made whole, exactly as an import makes them;
+    /// changing the place index in place is the next step.
     private func remakeDerivedParts(from source: OSMElementStoreBlocks, into folder: URL) throws -> ImportReport {
         let importer = BundleImporter()
         importer.schema = schema
@@ -209,6 +210,7 @@ public final class BundleUpdater: @unchecked Sendable {
         importer.buildsPlaceIndex = manifest.places != nil
         importer.buildsRoadGraphs = manifest.roads != nil
         importer.buildsStreetScene = manifest.scene != nil
+        importer.reusesRoadGraphsOf = bundle
         importer.cancellation = cancellation
         importer.progress = { [progress] _, fraction in progress(.derivedParts, fraction) }
         return try importer.importBlocks(from: source, named: manifest.source, to: folder)

@@ -281,7 +281,7 @@ def static_steps(args, record, page, shot):
     page.click_selector("#callout [data-action='to']")
     page.evaluate("document.getElementById('origin').value = '43.7276,7.4157'")
     page.click_selector("#route-button")
-    page.wait_for("openMapKit.routeCount > 0 || document.getElementById('status').classList.contains('error')", 20, "directions")
+    page.wait_for("openMapKit.routeCount > 0 || document.getElementById('status').classList.contains('error')", 60, "directions")
     page.wait_idle()
     record["directions"] = {"routes": page.evaluate("[...document.querySelectorAll('#routes li')].map(li => li.textContent)"),
                             "points": page.evaluate("openMapKit.routeScreenPoints()"), "tiles": page.evaluate("openMapKit.tiles")}
