@@ -158,10 +158,20 @@ class Page:
         self.mouse("mouseReleased", x, y, buttons=0, clickCount=1)
 
     def click_selector(self, selector):
-        box = self.wait_for(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+        """Clicks the middle of the element once it is visible and has stopped moving (a picture
+        loading above it, as a place card's Look Around preview does, shifts it: a click computed
+        before the shift lands on something else)."""
+        locate = f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
             if (!e || e.hidden || e.offsetParent === null) return null;
-            const r = e.getBoundingClientRect(); return {{x: r.left + r.width / 2, y: r.top + r.height / 2}}; }})()""",
-                            10, f"{selector} to be visible")
+            const r = e.getBoundingClientRect(); return {{x: r.left + r.width / 2, y: r.top + r.height / 2}}; }})()"""
+        box = self.wait_for(locate, 10, f"{selector} to be visible")
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            time.sleep(0.15)
+            again = self.wait_for(locate, 10, f"{selector} to be visible")
+            if again == box:
+                break
+            box = again
         self.click(box["x"], box["y"])
 
     def drag(self, start, end, steps=12, button="left", buttons=1, delay=0.016):
