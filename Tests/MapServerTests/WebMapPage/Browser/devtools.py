@@ -31,8 +31,13 @@ class Browser:
                 "--disable-background-networking", "--disable-component-update", "--mute-audio",
                 "--hide-scrollbars", "--force-color-profile=srgb", "--font-render-hinting=none",
                 f"--user-data-dir={self.profile}", f"--window-size={width},{height}", *extra_args, "about:blank"]
+        # Only what Chromium needs from the environment: after the window tests the test process
+        # still names their virtual X display (DISPLAY, gone by then), and headless Chromium's
+        # ANGLE then fails to make a WebGL context ("BindToCurrentSequence failed").
+        keep = ("PATH", "HOME", "TMPDIR", "LANG", "LANGUAGE", "LC_ALL", "TZ", "USER", "LOGNAME", "SHELL")
+        environment = {k: v for k, v in os.environ.items() if k in keep or k.startswith(("LC_", "FONTCONFIG"))}
         self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.PIPE, pass_fds=(3, 4), preexec_fn=wire_pipes)
+                                        stderr=subprocess.PIPE, pass_fds=(3, 4), preexec_fn=wire_pipes, env=environment)
         os.close(to_browser_r)
         os.close(from_browser_w)
         self.next_id = 0
