@@ -64,19 +64,10 @@ public final class ReplicationFollower: @unchecked Sendable {
             var state: ReplicationState?
             for sequence in batch {
                 if cancellation.isCancelled { throw UpdateError.cancelled }
-                let next: ReplicationState, data: Data
-                do {
-                    next = try await source.state(of: sequence)
-                    data = try await source.changes(of: sequence)
-                } catch {
-                    switch error {
-                    case .missingState, .missingChanges: throw FollowError.feed(.gap(missing: sequence, latest: pending.upperBound))
-                    default: throw FollowError.feed(error)
-                    }
-                }
-                guard next.sequenceNumber == sequence else { throw FollowError.feed(.sequenceMismatch(expected: sequence, found: next.sequenceNumber)) }
-                change.changes += try OSMChange.decode(data).changes
-                state = next
+                let update: ReplicationUpdate
+                do { update = try await source.update(of: sequence, latest: pending.upperBound) } catch { throw FollowError.feed(error) }
+                change.changes += try OSMChange.decode(update.changes).changes
+                state = update.state
             }
             guard let state else { return reports }
             let updater = try BundleUpdater(bundle: bundle)

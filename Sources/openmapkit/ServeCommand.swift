@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import MapBundle
-import MapFormats
 import MapServer
 import MapUpdate
 import OpenMapKit
@@ -107,10 +106,7 @@ struct ServeCommand: ParsableCommand {
         var follower: ReplicationFollower?
         if let updateFrom {
             guard urls.count == 1 else { throw ValidationError("--update-from keeps one bundle current: serve one bundle with it") }
-            let source: any ReplicationSource = updateFrom.hasPrefix("http://") || updateFrom.hasPrefix("https://")
-                ? HTTPReplicationSource(baseURL: URL(string: updateFrom)!)
-                : ReplicationDirectory(root: URL(fileURLWithPath: updateFrom))
-            follower = ReplicationFollower(bundle: urls[0], source: source)
+            follower = ReplicationFollower(bundle: urls[0], source: UpdateCommand.replicationSource(updateFrom))
             guard (try? MapBundle(url: urls[0]).manifest.updates?.sequence) != nil else {
                 throw CommandFailure("\(urls[0].path) records no replication sequence to follow the feed from: "
                                      + "bring it to one with `openmapkit update \(urls[0].path) --replication \(updateFrom) --from-sequence N` first")

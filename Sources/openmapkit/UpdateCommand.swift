@@ -46,6 +46,12 @@ struct UpdateCommand: ParsableCommand {
         if let every, Self.duration(every) == nil { throw ValidationError("--every takes a duration such as 30s, 5m or 1h.") }
     }
 
+    /// The feed `text` names: a web address (http, https) or a folder with the same layout.
+    static func replicationSource(_ text: String) -> any ReplicationSource {
+        if text.hasPrefix("http://") || text.hasPrefix("https://"), let url = URL(string: text) { return HTTPReplicationSource(baseURL: url) }
+        return ReplicationDirectory(root: URL(fileURLWithPath: text))
+    }
+
     /// "90", "90s", "5m", "1h" as a duration of at least a second.
     static func duration(_ text: String) -> Duration? {
         let units: [(Character, Int64)] = [("s", 1), ("m", 60), ("h", 3600)]
@@ -63,10 +69,7 @@ struct UpdateCommand: ParsableCommand {
         let display = ProgressDisplay()
         var reports: [UpdateReport] = []
         if let replication {
-            let source: any ReplicationSource = replication.hasPrefix("http://") || replication.hasPrefix("https://")
-                ? HTTPReplicationSource(baseURL: URL(string: replication)!)
-                : ReplicationDirectory(root: URL(fileURLWithPath: replication))
-            let follower = ReplicationFollower(bundle: bundleURL, source: source)
+            let follower = ReplicationFollower(bundle: bundleURL, source: Self.replicationSource(replication))
             follower.startSequence = fromSequence
             follower.progress = { sequences, phase, fraction in
                 let label = sequences.count == 1 ? "sequence \(sequences.lowerBound)" : "sequences \(sequences.lowerBound)–\(sequences.upperBound)"

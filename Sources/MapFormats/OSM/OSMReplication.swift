@@ -327,19 +327,28 @@ extension ReplicationSource {
     ///   names another, ``ReplicationError/behind(applied:latest:)``, and the source's own errors.
     public func update(after applied: Int) async throws(ReplicationError) -> ReplicationUpdate? {
         guard let pending = try await pendingSequences(after: applied) else { return nil }
-        let next = pending.lowerBound
+        return try await update(of: pending.lowerBound, latest: pending.upperBound)
+    }
+
+    /// The state and change file of `sequence`, checked to be that sequence, for a caller that
+    /// already knows the feed's `latest` (one that walks a range from ``pendingSequences(after:)``).
+    ///
+    /// - Throws: ``ReplicationError/gap(missing:latest:)`` when the feed lacks `sequence`,
+    ///   ``ReplicationError/sequenceMismatch(expected:found:)`` when its state file names another,
+    ///   and the source's own errors.
+    public func update(of sequence: Int, latest: Int) async throws(ReplicationError) -> ReplicationUpdate {
         let state: ReplicationState
         let changes: Data
         do {
-            state = try await self.state(of: next)
-            changes = try await self.changes(of: next)
+            state = try await self.state(of: sequence)
+            changes = try await self.changes(of: sequence)
         } catch {
             switch error {
-            case .missingState, .missingChanges: throw .gap(missing: next, latest: pending.upperBound)
+            case .missingState, .missingChanges: throw .gap(missing: sequence, latest: latest)
             default: throw error
             }
         }
-        guard state.sequenceNumber == next else { throw .sequenceMismatch(expected: next, found: state.sequenceNumber) }
+        guard state.sequenceNumber == sequence else { throw .sequenceMismatch(expected: sequence, found: state.sequenceNumber) }
         return ReplicationUpdate(state: state, changes: changes)
     }
 }

@@ -186,7 +186,7 @@ struct TileUpdate {
                 }
                 let cut = try TileBuilder.cut(bucket: bucket, level: level, options: plan.options,
                                               transform: { try Compression.deflate($0, container: .gzip) }, visits: visits) { feature in
-                    try features.forEachFeature(touching: level.bucketZoom == 0 ? nil : searchRect(bucket), shownBelow: level.zooms.upperBound) { header, geometry, properties in
+                    try features.forEachFeature(touching: level.bucketZoom == 0 ? nil : Self.searchRect(bucketRect), shownBelow: level.zooms.upperBound) { header, geometry, properties in
                         // The R*Tree's boxes are rounded outwards: the import's own test decides.
                         let (columns, rows) = TileBuilder.bucketRange(of: header.bounds, level: level, options: plan.options)
                         guard columns.contains(bucket.x), rows.contains(bucket.y) else { return }
@@ -222,14 +222,12 @@ struct TileUpdate {
         }
     }
 
-    /// A bucket tile with its buffer, in the store's fixed-point coordinates, a unit wider each way.
-    private func searchRect(_ tile: TileID) -> TileFeatureSpill.FixedRect {
-        let rect = tile.mapRect
-        let margin = rect.width * Double(plan.options.buffer) / Double(plan.options.extent)
-        let s = TileFeatureSpill.fixedScale
-        func fixed(_ v: Double) -> UInt32 { UInt32(min(max(v * s, 0), Double(UInt32.max))) }
-        return TileFeatureSpill.FixedRect(minX: fixed(rect.minX - margin) &- (fixed(rect.minX - margin) > 0 ? 1 : 0),
-                                          minY: fixed(rect.minY - margin) &- (fixed(rect.minY - margin) > 0 ? 1 : 0),
-                                          maxX: fixed(rect.maxX + margin) + 1, maxY: fixed(rect.maxY + margin) + 1)
+    /// A map rectangle (a bucket tile with its buffer) in the store's fixed-point coordinates, a
+    /// unit wider each way: the features' bounds were rounded to that grid.
+    private static func searchRect(_ rect: MKMapRect) -> TileFeatureSpill.FixedRect {
+        let (minX, minY) = (TileFeatureSpill.fixed(rect.minX), TileFeatureSpill.fixed(rect.minY))
+        let (maxX, maxY) = (TileFeatureSpill.fixed(rect.maxX), TileFeatureSpill.fixed(rect.maxY))
+        return TileFeatureSpill.FixedRect(minX: minX == 0 ? 0 : minX - 1, minY: minY == 0 ? 0 : minY - 1,
+                                          maxX: maxX == .max ? maxX : maxX + 1, maxY: maxY == .max ? maxY : maxY + 1)
     }
 }
