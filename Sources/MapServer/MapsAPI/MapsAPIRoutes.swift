@@ -74,12 +74,15 @@ struct MapsAPIRoutes {
     // MARK: - Search
 
     private func search(_ request: Request) async throws -> Response {
-        let query = try QueryParameters(request)
+        let asked = try QueryParameters(request)
+        // A page token carries its whole search: `?pageToken=…` alone asks for that page, as
+        // Apple's API requires of clients.
+        let page = try asked["pageToken"].map { try PageToken.read($0, request: asked) }
+        let query = page?.search ?? asked
         let text = try query.searchText("q")
         let parameters = try SearchParameters(query)
         let source = try server.regions.snapshot.source(named: query["region"])
-        let pageToken = query["pageToken"]
-        let paginated = try query.bool("enablePagination") ?? false || pageToken != nil
+        let paginated = try query.bool("enablePagination") ?? false || page != nil
         let chosen = try await completionPlace(query, source: source)
 
         let search = MKLocalSearch.Request(naturalLanguageQuery: text)
@@ -113,14 +116,15 @@ struct MapsAPIRoutes {
 
         var response = APISearchResponse(displayMapRegion: bounding.map(APIMapRegion.init), results: items.map { APIPlace($0) })
         if paginated {
-            let digest = Self.digest(of: query)
-            let offset = try pageToken.map { try PageToken.offset(of: $0, digest: digest, total: items.count) } ?? 0
-            let page = Array(items.dropFirst(offset).prefix(Self.pageSize))
-            response.results = page.map { APIPlace($0) }
+            let offset = page?.offset ?? 0
+            guard offset < max(items.count, 1) else {
+                throw APIError.badRequest("parameter pageToken points past the last page", details: ["the search now has \(items.count) results"])
+            }
+            response.results = items.dropFirst(offset).prefix(Self.pageSize).map { APIPlace($0) }
             let pages = (items.count + Self.pageSize - 1) / Self.pageSize
             response.paginationInfo = .init(
-                nextPageToken: offset + Self.pageSize < items.count ? PageToken.make(offset: offset + Self.pageSize, digest: digest) : nil,
-                prevPageToken: offset > 0 ? PageToken.make(offset: max(0, offset - Self.pageSize), digest: digest) : nil,
+                nextPageToken: offset + Self.pageSize < items.count ? PageToken.make(offset: offset + Self.pageSize, search: query) : nil,
+                prevPageToken: offset > 0 ? PageToken.make(offset: max(0, offset - Self.pageSize), search: query) : nil,
                 totalPageCount: pages, totalResults: items.count)
         }
         return try Self.json(response)
@@ -338,41 +342,48 @@ struct MapsAPIRoutes {
                                                                          longitudeDelta: max((east - west) * 1.2, minimum.longitudeDelta)))
     }
 
-    /// What identifies a search for its page tokens: every parameter but the paging ones and the key.
-    static func digest(of query: QueryParameters) -> String {
-        let ignored: Set<String> = ["pageToken", "enablePagination", "key", "metadata"]
-        let canonical = query.names.filter { !ignored.contains($0) }.sorted().map { "\($0)=\(query[$0] ?? "")" }.joined(separator: "&")
-        return MessageAuthentication.sha256(Array(canonical.utf8)).prefix(9).map { String(format: "%02x", $0) }.joined()
-    }
 }
 
-/// Page tokens of `/v1/search`: opaque to clients, signed by the server so a token cannot be
-/// altered to reach elsewhere, and bound to the search it came from.
+/// Page tokens of `/v1/search`: opaque to clients, carrying the whole search they page through
+/// (every parameter but the token itself and the key), the offset and when they were made, and
+/// signed by the server, so `?pageToken=…` alone returns the page and a token cannot be altered,
+/// kept past ``lifetime`` or used with another server.
 enum PageToken {
-    static func make(offset: Int, digest: String) -> String {
-        let payload = Base64URL.encode(Array("\(offset).\(digest)".utf8))
+    /// How long a token pages through its search.
+    static let lifetime: TimeInterval = 3600
+    /// The parameters a token does not carry: the token itself and the caller's key.
+    static let notCarried: Set<String> = ["pageToken", "key"]
+
+    static func make(offset: Int, search: QueryParameters, now: Date = Date()) -> String {
+        let carried = search.names.filter { !notCarried.contains($0) }.map { name in
+            MapsAPIRoutes.escape(name) + "=" + MapsAPIRoutes.escape(search[name] ?? "")
+        }.joined(separator: "&")
+        let payload = Base64URL.encode(Array("\(offset).\(Int(now.timeIntervalSince1970)).\(carried)".utf8))
         return payload + "." + AccessTokens.sign(payload)
     }
 
-    /// The offset a token points at, or a 400 saying what is wrong with it.
-    static func offset(of token: String, digest: String, total: Int) throws -> Int {
+    /// The search a token carries and the offset it points at, or a 400 saying what is wrong
+    /// with it. Other search parameters sent with the token must be the ones it carries.
+    static func read(_ token: String, request: QueryParameters, now: Date = Date()) throws -> (search: QueryParameters, offset: Int) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, AccessTokens.isValid(signature: parts[1], for: parts[0]),
               let text = Base64URL.decode(parts[0]).flatMap({ String(bytes: $0, encoding: .utf8) }) else {
             throw APIError.badRequest("parameter pageToken is not valid",
                                       details: ["use a nextPageToken or prevPageToken from this server unchanged; tokens do not survive a server restart"])
         }
-        let fields = text.split(separator: ".")
-        guard fields.count == 2, let offset = Int(fields[0]), offset >= 0 else {
+        let fields = text.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count == 3, let offset = Int(fields[0]), offset >= 0, let issued = TimeInterval(fields[1]) else {
             throw APIError.badRequest("parameter pageToken is not valid")
         }
-        guard fields[1] == digest else {
-            throw APIError.badRequest("parameter pageToken belongs to a different search", details: ["send it with the same q and filters as the search that returned it"])
+        guard now.timeIntervalSince1970 - issued <= lifetime else {
+            throw APIError.badRequest("parameter pageToken has expired", details: ["page tokens last \(Int(lifetime / 60)) minutes: search again"])
         }
-        guard offset < max(total, 1) else {
-            throw APIError.badRequest("parameter pageToken points past the last page", details: ["the search now has \(total) results"])
+        let search = try QueryParameters(query: String(fields[2]))
+        for name in request.names where !notCarried.contains(name) && request[name] != search[name] {
+            throw APIError.badRequest("parameter pageToken belongs to a different search",
+                                      details: ["\(name) differs from the search that returned it; send the token alone"])
         }
-        return offset
+        return (search, offset)
     }
 }
 

@@ -39,7 +39,11 @@ final class MapsAPIBadInputTests: XCTestCase {
         ("/v1/search", .badRequest),
         ("/v1/search?q=cafe&enablePagination=perhaps", .badRequest),
         ("/v1/search?q=cafe&pageToken=garbage", .badRequest),
-        ("/v1/search?q=cafe&pageToken=\(PageToken.make(offset: 5000, digest: "x"))", .badRequest),
+        ("/v1/search?pageToken=\(PageToken.make(offset: 5000, search: try! QueryParameters(query: "q=cafe")))", .badRequest),
+        ("/v1/search?pageToken=\(PageToken.make(offset: 0, search: try! QueryParameters(query: "q=cafe"), now: Date(timeIntervalSinceNow: -7200)))", .badRequest),
+        // Signed by this server, but carrying a query that does not parse.
+        ("/v1/search?pageToken=\(Base64URL.encode(Array("0.\(Int(Date().timeIntervalSince1970)).q=%%%".utf8)))."
+            + AccessTokens.sign(Base64URL.encode(Array("0.\(Int(Date().timeIntervalSince1970)).q=%%%".utf8))), .badRequest),
         ("/v1/search?q=cafe&includePoiCategories=Spaceport", .badRequest),
         ("/v1/search?q=cafe&includePoiCategories=Cafe&excludePoiCategories=Bakery", .badRequest),
         ("/v1/search?q=cafe&resultTypeFilter=Query", .badRequest),

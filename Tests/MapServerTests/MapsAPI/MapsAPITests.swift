@@ -131,6 +131,24 @@ final class MapsAPITests: XCTestCase {
             XCTAssertTrue(ids1.isDisjoint(with: ids2), "page 2 repeats page 1")
             XCTAssertNotNil((body2["paginationInfo"] as? [String: Any])?["prevPageToken"] as? String)
 
+            // The token alone, as Apple's API has clients send it, is the same page; and page 3 by
+            // token alone follows it.
+            let alone = try await Self.get(client, "/v1/search?pageToken=\(next)")
+            XCTAssertEqual(alone.status, .ok, alone.text)
+            XCTAssertEqual(try XCTUnwrap(try alone.json()["results"] as? [[String: Any]]).compactMap { $0["id"] as? String },
+                           page2.compactMap { $0["id"] as? String })
+            if let third = (body2["paginationInfo"] as? [String: Any])?["nextPageToken"] as? String {
+                let page3 = try await Self.get(client, "/v1/search?pageToken=\(third)")
+                XCTAssertEqual(page3.status, .ok, page3.text)
+                let ids3 = Set(try XCTUnwrap(try page3.json()["results"] as? [[String: Any]]).compactMap { $0["id"] as? String })
+                XCTAssertTrue(ids3.isDisjoint(with: ids1.union(ids2)), "page 3 repeats an earlier page")
+            }
+            let expired = PageToken.make(offset: MapsAPIRoutes.pageSize, search: try QueryParameters(query: "q=restaurant&enablePagination=true"),
+                                         now: Date(timeIntervalSinceNow: -PageToken.lifetime - 60))
+            let late = try await Self.get(client, "/v1/search?pageToken=\(expired)")
+            XCTAssertEqual(late.status, .badRequest)
+            XCTAssertTrue(late.errorMessage?.contains("expired") == true, late.text)
+
             // The token belongs to that search: another query, or an altered token, is refused.
             let other = try await Self.get(client, "/v1/search?q=cafe&enablePagination=true&searchLocation=43.7396,7.4279&pageToken=\(next)")
             XCTAssertEqual(other.status, .badRequest)
