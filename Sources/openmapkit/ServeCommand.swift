@@ -13,12 +13,16 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             Each bundle serves as a region named after its folder (monaco.omk → monaco); a folder of \
             bundles serves every bundle in it, as found at start. Requests see \
-            all regions at once unless they pass region=NAME. SIGHUP re-opens the bundles (after \
-            `openmapkit import` replaced one); SIGTERM and SIGINT finish the requests in flight and stop. \
+            all regions at once unless they pass region=NAME. A bundle whose manifest changes (an \
+            `openmapkit update` or `openmapkit import` beside the server) is re-opened within a few \
+            seconds, and SIGHUP re-opens the bundles at once; SIGTERM and SIGINT finish the requests in flight and stop. \
             With --update-from, the bundle follows a replication feed while it serves: each update \
             lands whole, then the server re-opens the bundle (requests in flight finish on the old \
             data) and drops its cached answers; tiles keep their entity tags unless they changed.
             """)
+
+    /// How often the server looks at its bundles' manifests for a change made beside it.
+    static let manifestCheckInterval = Duration.seconds(2)
 
     @Argument(help: "Bundle folders made by `openmapkit import`, or folders of bundles (default: $OPENMAPKIT_BUNDLE).")
     var bundles: [String] = []
@@ -138,7 +142,28 @@ struct ServeCommand: ParsableCommand {
                     }
                 }
             }
+            // A bundle changed beside the server (a scheduled `openmapkit update`, a new import) is
+            // served whole once its manifest is in: until then its tiles may be newer than its search.
+            let watching = Task {
+                var lastFailure: String?
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.manifestCheckInterval)
+                    do {
+                        guard try regions.reloadIfChanged() else { continue }
+                        server.cache.removeAll()
+                        lastFailure = nil
+                        FileHandle.standardError.write(Data("A bundle changed: re-opened (generation \(regions.snapshot.generation))\n".utf8))
+                    } catch {
+                        let failure = "\(error)"
+                        if failure != lastFailure {
+                            FileHandle.standardError.write(Data("A bundle changed, but re-opening it failed (still serving the previous data; trying again): \(failure)\n".utf8))
+                        }
+                        lastFailure = failure
+                    }
+                }
+            }
             func stopFollowing() {
+                watching.cancel()
                 feedFollower?.cancellation.cancel()
                 following?.cancel()
             }

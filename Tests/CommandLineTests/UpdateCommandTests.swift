@@ -6,7 +6,8 @@ import TestSupport
 import XCTest
 
 /// `openmapkit update` and `openmapkit serve --update-from` as a user runs them: a café added by
-/// an osmChange shows in the tiles and in search.
+/// an osmChange shows in the tiles and in search, and a server under load takes the update in
+/// without failing a request.
 final class UpdateCommandTests: XCTestCase {
     private var binary: URL { Bundle.main.bundleURL.appendingPathComponent("openmapkit") }
     /// Where the café goes: on Monaco's Rocher, and the zoom-14 tile holding it.
@@ -80,7 +81,7 @@ final class UpdateCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let bundle = folder.appendingPathComponent("monaco.omk")
         let imported = try runProcess(binary.path, ["import", try TestData.shared("data/osm/monaco.osm.pbf").path, "-o", bundle.path,
-                                                    "--no-road-graphs", "--no-street-scene"])
+                                                    "--no-street-scene"])
         XCTAssertEqual(imported.status, 0, imported.stderr)
         // The feed: Monaco's extract stands at Geofabrik's sequence 2947, where the feed starts.
         let feed = folder.appendingPathComponent("feed")
@@ -88,34 +89,10 @@ final class UpdateCommandTests: XCTestCase {
         func state(_ sequence: Int) -> String { "sequenceNumber=\(sequence)\ntimestamp=2021-04-22T20\\:21\\:46Z\n" }
         try state(2947).write(to: feed.appendingPathComponent("state.txt"), atomically: true, encoding: .utf8)
 
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve", bundle.path, "--port", "0", "--log", "none", "--update-from", feed.path, "--update-every", "1s"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        // Everything the server says, read as it comes.
-        let said = LockedText()
-        errors.fileHandleForReading.readabilityHandler = { handle in said.append(String(decoding: handle.availableData, as: UTF8.self)) }
-        var deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, said.text.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression) == nil {
-            try await Task.sleep(nanoseconds: 50_000_000)
-        }
-        let range = try XCTUnwrap(said.text.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression), said.text)
-        let base = try XCTUnwrap(URL(string: String(said.text[range])))
-        func get(_ path: String) async throws -> (status: Int, body: Data, etag: String?) {
-            let (data, response) = try await URLSession.shared.data(from: URL(string: path, relativeTo: base)!)
-            let http = response as? HTTPURLResponse
-            return (http?.statusCode ?? 0, data, http?.value(forHTTPHeaderField: "ETag"))
-        }
-        func search(_ name: String) async throws -> [String] {
-            let query = name.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)!
-            let body = try await get("/v1/search?q=\(query)").body
-            let results = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["results"] as? [[String: Any]] ?? []
-            return results.compactMap { $0["name"] as? String }
-        }
+        let server = try await ServedBundle(binary: binary, arguments: [bundle.path, "--update-from", feed.path, "--update-every", "1s"])
+        defer { server.stop() }
+        let (said, base) = (server.said, server.base)
+        let get = server.get, search = server.search
         let tile = Self.cafeTile
         let cafeTilePath = "/tiles/14/\(tile.x)/\(tile.y).mvt", harbourPath = "/tiles/14/8530/5974.mvt"
         let before = (cafe: try await get(cafeTilePath).etag, harbour: try await get(harbourPath).etag)
@@ -123,16 +100,32 @@ final class UpdateCommandTests: XCTestCase {
         let unknown = try await search("Café du Flux")
         XCTAssertFalse(unknown.contains("Café du Flux"))
 
+        // Clients keep asking for tiles, search and directions from before the update until after it.
+        let load = ServeLoad(base: base, paths: [cafeTilePath, harbourPath, "/tiles/13/4265/2987.mvt", "/tiles/12/2132/1493.mvt",
+                                                 "/v1/search?q=casino", "/v1/search?q=Boulevard%20Albert",
+                                                 "/v1/directions?origin=43.7396,7.4279&destination=43.7314,7.4198"])
+        let loading = Task { await load.run(clients: 4) }
+        try await Task.sleep(nanoseconds: 300_000_000)
+
         // Sequence 2948 appears in the feed: the café.
+        let published = Date()
         let plain = folder.appendingPathComponent("948.osc")
         try Self.cafeChange(name: "Café du Flux").write(to: plain, atomically: true, encoding: .utf8)
         XCTAssertEqual(try runProcess("gzip", ["-k", plain.path]).status, 0)
         try FileManager.default.moveItem(at: folder.appendingPathComponent("948.osc.gz"), to: feed.appendingPathComponent("000/002/948.osc.gz"))
         try state(2948).write(to: feed.appendingPathComponent("000/002/948.state.txt"), atomically: true, encoding: .utf8)
         try state(2948).write(to: feed.appendingPathComponent("state.txt"), atomically: true, encoding: .utf8)
-        deadline = Date().addingTimeInterval(90)
+        var deadline = Date().addingTimeInterval(90)
         while Date() < deadline, !said.text.contains("Updated to sequence 2948") { try await Task.sleep(nanoseconds: 100_000_000) }
         XCTAssertTrue(said.text.contains("Updated to sequence 2948"), said.text)
+        let updated = Date()
+        try await Task.sleep(nanoseconds: 300_000_000)
+        load.stop()
+        await loading.value
+        let answers = load.answers
+        XCTAssertEqual(answers.filter { $0.status != 200 }.map { "\($0.path): \($0.status)" }, [], "no request fails while the update lands")
+        XCTAssertGreaterThan(answers.filter { $0.at > published && $0.at < updated }.count, 10, "requests were answered during the update")
+        XCTAssertGreaterThan(answers.filter { $0.at > updated }.count, 0)
 
         let found = try await search("Café du Flux")
         XCTAssertEqual(found.first, "Café du Flux", "search sees the update")
@@ -143,10 +136,95 @@ final class UpdateCommandTests: XCTestCase {
         XCTAssertNotEqual(after.cafe, before.cafe)
         XCTAssertEqual(after.harbour, before.harbour)
 
+        let stopped = await server.terminate()
+        XCTAssertTrue(stopped, "the server and its follower stop on SIGTERM")
+    }
+
+    /// A bundle brought up to date by `openmapkit update` beside a running server (as a scheduled
+    /// job would) is served whole within seconds, without a signal: the server sees the new manifest.
+    func testServeSeesAnUpdateMadeBesideIt() async throws {
+        let folder = try work("beside")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bundle = folder.appendingPathComponent("monaco.omk")
+        let imported = try runProcess(binary.path, ["import", try TestData.shared("data/osm/monaco.osm.pbf").path, "-o", bundle.path,
+                                                    "--no-road-graphs", "--no-street-scene"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let server = try await ServedBundle(binary: binary, arguments: [bundle.path])
+        defer { server.stop() }
+        let before = try await server.search("Café des Voisins")
+        XCTAssertFalse(before.contains("Café des Voisins"))
+
+        let change = folder.appendingPathComponent("cafe.osc")
+        try Self.cafeChange(name: "Café des Voisins").write(to: change, atomically: true, encoding: .utf8)
+        let updated = try runProcess(binary.path, ["update", bundle.path, change.path])
+        XCTAssertEqual(updated.status, 0, updated.stderr)
+        var found: [String] = []
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            found = try await server.search("Café des Voisins")
+            if found.first == "Café des Voisins" { break }
+            try await Task.sleep(nanoseconds: 200_000_000)
+        }
+        XCTAssertEqual(found.first, "Café des Voisins", "search sees the update made beside the server: \(server.said.text)")
+        let said = Date().addingTimeInterval(10)
+        while Date() < said, !server.said.text.contains("A bundle changed: re-opened") { try await Task.sleep(nanoseconds: 100_000_000) }
+        XCTAssertTrue(server.said.text.contains("A bundle changed: re-opened"), server.said.text)
+    }
+}
+
+/// `openmapkit serve` started on a free port with `arguments`, and what it says on standard error.
+private final class ServedBundle: @unchecked Sendable {
+    let process = Process()
+    let said = LockedText()
+    private let errors = Pipe()
+    let base: URL
+
+    init(binary: URL, arguments: [String]) async throws {
+        process.executableURL = binary
+        process.arguments = ["serve"] + arguments + ["--port", "0", "--log", "none"]
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Everything the server says, read as it comes.
+        let said = self.said
+        errors.fileHandleForReading.readabilityHandler = { handle in said.append(String(decoding: handle.availableData, as: UTF8.self)) }
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, said.text.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression) == nil {
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        guard let range = said.text.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression),
+              let base = URL(string: String(said.text[range])) else {
+            if process.isRunning { process.terminate() }
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the server never said where it serves: \(said.text)"])
+        }
+        self.base = base
+    }
+
+    func get(_ path: String) async throws -> (status: Int, body: Data, etag: String?) {
+        let (data, response) = try await URLSession.shared.data(from: URL(string: path, relativeTo: base)!)
+        let http = response as? HTTPURLResponse
+        return (http?.statusCode ?? 0, data, http?.value(forHTTPHeaderField: "ETag"))
+    }
+
+    /// The names `/v1/search` answers for `name`, best first.
+    func search(_ name: String) async throws -> [String] {
+        let query = name.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)!
+        let body = try await get("/v1/search?q=\(query)").body
+        let results = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["results"] as? [[String: Any]] ?? []
+        return results.compactMap { $0["name"] as? String }
+    }
+
+    /// SIGTERM, then waits up to 20 s; whether the server stopped.
+    func terminate() async -> Bool {
         kill(process.processIdentifier, SIGTERM)
         let stop = Date().addingTimeInterval(20)
-        while process.isRunning, Date() < stop { try await Task.sleep(nanoseconds: 50_000_000) }
-        XCTAssertFalse(process.isRunning, "the server and its follower stop on SIGTERM")
+        while process.isRunning, Date() < stop { try? await Task.sleep(nanoseconds: 50_000_000) }
+        errors.fileHandleForReading.readabilityHandler = nil
+        return !process.isRunning
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
         errors.fileHandleForReading.readabilityHandler = nil
     }
 }
@@ -157,4 +235,44 @@ private final class LockedText: @unchecked Sendable {
     private var value = ""
     func append(_ text: String) { lock.withLock { value += text } }
     var text: String { lock.withLock { value } }
+}
+
+/// Clients asking a server for `paths` in turn, each as soon as its last answer came, until stopped;
+/// every answer's status and time kept.
+private final class ServeLoad: @unchecked Sendable {
+    struct Answer { var path: String; var status: Int; var at: Date }
+    let base: URL
+    let paths: [String]
+    private let lock = NSLock()
+    private var stopped = false
+    private var collected: [Answer] = []
+
+    init(base: URL, paths: [String]) {
+        self.base = base
+        self.paths = paths
+    }
+
+    var answers: [Answer] { lock.withLock { collected } }
+    func stop() { lock.withLock { stopped = true } }
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    func run(clients: Int) async {
+        await withTaskGroup(of: Void.self) { group in
+            for client in 0..<clients {
+                group.addTask {
+                    var i = client
+                    while !self.isStopped {
+                        let path = self.paths[i % self.paths.count]
+                        i += 1
+                        var status = 0
+                        if let (_, response) = try? await URLSession.shared.data(from: URL(string: path, relativeTo: self.base)!) {
+                            status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                        }
+                        let answer = Answer(path: path, status: status, at: Date())
+                        self.lock.withLock { self.collected.append(answer) }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -36,6 +36,8 @@ public final class RegionRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Snapshot
     private var paths: [(name: String, url: URL)]
+    /// Each region's manifest as it was when the regions were opened (see ``reloadIfChanged()``).
+    private var manifestStamps: [ManifestStamp?]
 
     /// Opens the bundles at `urls`; each region is named after its folder without the `.omk` extension.
     /// Throws ``MKError`` naming a folder that is not a bundle, or when two folders share a name.
@@ -46,6 +48,7 @@ public final class RegionRegistry: @unchecked Sendable {
     /// Opens the bundles at the given folders under the given names.
     public init(named: [(name: String, url: URL)]) throws {
         paths = named
+        manifestStamps = named.map { ManifestStamp(bundle: $0.url) }
         current = try Self.open(named, generation: 1)
     }
 
@@ -66,9 +69,11 @@ public final class RegionRegistry: @unchecked Sendable {
             if let index = named.firstIndex(where: { $0.name == name }) { named[index].url = url } else { named.append((name, url)) }
             return (named, current.generation + 1)
         }
+        let stamps = named.map { ManifestStamp(bundle: $0.url) }
         let opened = try Self.open(named, generation: generation)
         lock.withLock {
             paths = named
+            manifestStamps = stamps
             current = Snapshot(regions: opened.regions, combined: opened.combined, generation: max(generation, current.generation + 1))
         }
     }
@@ -77,10 +82,26 @@ public final class RegionRegistry: @unchecked Sendable {
     /// On failure the regions already serving stay as they were.
     public func reload() throws {
         let (named, generation) = lock.withLock { (paths, current.generation + 1) }
+        // Read before the bundles are opened: a change landing meanwhile is seen by the next check.
+        let stamps = named.map { ManifestStamp(bundle: $0.url) }
         let opened = try Self.open(named, generation: generation)
         lock.withLock {
+            manifestStamps = stamps
             current = Snapshot(regions: opened.regions, combined: opened.combined, generation: max(generation, current.generation + 1))
         }
+    }
+
+    /// Re-opens the regions when a bundle's manifest changed since they were opened — what
+    /// `openmapkit update` and `openmapkit import` write last — and says whether it did. A server
+    /// calls this every few seconds, so a bundle brought up to date beside it (by a scheduled
+    /// `openmapkit update`, say) is served whole: its tiles, which the update changes in place,
+    /// together with its new place index and road graphs, which it renames in.
+    @discardableResult
+    public func reloadIfChanged() throws -> Bool {
+        let (named, stamps) = lock.withLock { (paths, manifestStamps) }
+        guard named.map({ ManifestStamp(bundle: $0.url) }) != stamps else { return false }
+        try reload()
+        return true
     }
 
     private static func open(_ named: [(name: String, url: URL)], generation: Int) throws -> Snapshot {
@@ -92,5 +113,23 @@ public final class RegionRegistry: @unchecked Sendable {
         let regions = try named.map { (name: $0.name, source: try MapDataSource(bundleURL: $0.url)) }
         let combined = regions.count == 1 ? regions[0].source : try MapDataSource(bundleURLs: named.map(\.url))
         return Snapshot(regions: regions, combined: combined, generation: generation)
+    }
+}
+
+/// A bundle manifest's file identity and modification time: the manifest is written aside and
+/// renamed in, so a new one is a new file.
+private struct ManifestStamp: Equatable {
+    var inode: UInt64, size: Int64, modified: timespec
+
+    init?(bundle: URL) {
+        var info = stat()
+        guard stat(bundle.appendingPathComponent(MapBundle.manifestFileName).path, &info) == 0 else { return nil }
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modified = info.st_mtim
+    }
+
+    static func == (a: Self, b: Self) -> Bool {
+        a.inode == b.inode && a.size == b.size && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
     }
 }
