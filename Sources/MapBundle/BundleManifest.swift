@@ -123,6 +123,10 @@ public struct ImportReport: Codable, Sendable {
     public var sceneBytes = 0
     /// Size of the OSM element store (`osm.sqlite`) in bytes; 0 when the import kept none.
     public var elementStoreBytes = 0
+    /// Seconds the road graphs took to build, on their own thread beside the later phases when
+    /// the import runs them so (then the phases' road graph row is only the wait at the end); 0
+    /// when the import built none.
+    public var roadGraphSeconds = 0.0
 
     public init() {}
 
@@ -150,6 +154,7 @@ public struct ImportReport: Codable, Sendable {
         scenePoints = try container.decodeIfPresent(Int.self, forKey: .scenePoints) ?? 0
         sceneBytes = try container.decodeIfPresent(Int.self, forKey: .sceneBytes) ?? 0
         elementStoreBytes = try container.decodeIfPresent(Int.self, forKey: .elementStoreBytes) ?? 0
+        roadGraphSeconds = try container.decodeIfPresent(Double.self, forKey: .roadGraphSeconds) ?? 0
     }
 
     /// What one phase of an import cost.

@@ -105,6 +105,10 @@ struct ImportReportText {
             lines.append("  " + cost.phase.padding(toLength: 27, withPad: " ", startingAt: 0)
                          + String(format: "%7.2f", cost.seconds) + "  " + memory + "  " + String(format: "%8.1f", Double(cost.diskBytes) / 1048576))
         }
+        if report.roadGraphSeconds > 0, let row = report.phases.first(where: { $0.phase == ImportPhase.roadGraphs.rawValue }),
+           row.seconds < report.roadGraphSeconds - 0.005 {
+            lines.append(String(format: "  (the road graphs took %.2f s, built beside the phases after reading)", report.roadGraphSeconds))
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -73,6 +73,12 @@ public final class BundleImporter {
     /// the graphs again from the changed data): the nested dissection is skipped for the nodes
     /// that persist, and a graph whose roads only changed speeds is only re-customised.
     public var reusesRoadGraphsOf: URL?
+    /// Whether the road graphs are built on a thread of their own beside the later phases (the
+    /// place index, the street scene, the element store, the tiles), which mostly run on one core:
+    /// faster on more than one core, at the cost of both phases' memory at once. On by default
+    /// with more than one core. The phase report's road graph row is then the time the import
+    /// waited for them at the end, and ``ImportReport/roadGraphSeconds`` their own build time.
+    public var buildsRoadGraphsAside = ProcessInfo.processInfo.activeProcessorCount > 1
 
     public init() {}
 
@@ -246,6 +252,15 @@ public final class BundleImporter {
         roads?.resolveLocations(store.location(of:))
         finishPhase(.nodesAndWays)
 
+        // The road network is complete: its graphs can be built beside what follows.
+        var roadJob: RoadGraphJob?
+        if let roads, buildsRoadGraphsAside {
+            roadJob = RoadGraphJob(roads, into: staging, reusingGraphsIn: reusesRoadGraphsOf, cancellation: cancellation)
+        }
+        // An import that fails or is cancelled before the end waits for the graphs' thread (which
+        // stops at its next mode) before the staging folder goes.
+        defer { roadJob?.cancelAndWait() }
+
         // 3. Multipolygons and boundaries.
         progress(.areas, nil)
         let assembler = MultipolygonAssembler()
@@ -363,9 +378,18 @@ public final class BundleImporter {
         // 5. The road graphs, one file per travel mode (MapRouting builds and contracts them).
         var roadFiles: [String: String] = [:]
         if let roads {
-            progress(.roadGraphs, 0)
             try checkCancelled()
-            do { roadFiles = try roads.build(into: staging, reusingGraphsIn: reusesRoadGraphsOf) { progress(.roadGraphs, $0) } } catch { throw ImportError.destination("road graph: \(error)") }
+            if let job = roadJob {
+                progress(.roadGraphs, nil)
+                let built = try job.wait()
+                roadFiles = built.files
+                report.roadGraphSeconds = built.seconds
+            } else {
+                progress(.roadGraphs, 0)
+                let started = ContinuousClock.now
+                do { roadFiles = try roads.build(into: staging, reusingGraphsIn: reusesRoadGraphsOf, progress: { progress(.roadGraphs, $0) }) } catch { throw ImportError.destination("road graph: \(error)") }
+                report.roadGraphSeconds = (ContinuousClock.now - started).seconds
+            }
             roads.release()
             finishPhase(.roadGraphs)
         }
@@ -436,6 +460,55 @@ public final class BundleImporter {
     }
 }
 
+/// The road graphs built on a thread of their own (see ``BundleImporter/buildsRoadGraphsAside``):
+/// the road network is only read while they are built, and nothing else touches it until ``wait()``.
+private final class RoadGraphJob: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let stop = ImportCancellation()
+    private var result: Result<(files: [String: String], seconds: Double), ImportError>?
+    private var waited = false
+
+    init(_ roads: RoadNetworkCollector, into folder: URL, reusingGraphsIn previous: URL?, cancellation: ImportCancellation) {
+        let stop = self.stop
+        // The network goes to the thread and comes back at `wait()`: nothing else uses it meanwhile.
+        nonisolated(unsafe) let roads = roads
+        let thread = Thread { [self] in
+            let started = ContinuousClock.now
+            do {
+                let files = try roads.build(into: folder, reusingGraphsIn: previous, isCancelled: { stop.isCancelled || cancellation.isCancelled })
+                result = .success((files, (ContinuousClock.now - started).seconds))
+            } catch RoadNetworkCollector.BuildError.cancelled {
+                result = .failure(.cancelled)
+            } catch {
+                result = .failure(.destination("road graph: \(error)"))
+            }
+            done.signal()
+        }
+        thread.name = "road graphs"
+        thread.start()
+    }
+
+    /// The graphs' files by mode and the build's own seconds, once built.
+    func wait() throws(ImportError) -> (files: [String: String], seconds: Double) {
+        done.wait()
+        waited = true
+        return try result!.get()
+    }
+
+    /// Stops the build at its next mode and waits for the thread, unless already waited for.
+    func cancelAndWait() {
+        guard !waited else { return }
+        stop.cancel()
+        done.wait()
+        waited = true
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
 /// Measures each phase: wall time, and peak resident memory sampled from /proc/self/statm every
 /// 20 ms by a background thread (Linux; nil elsewhere). Sampling rather than resetting the
 /// kernel's high-water mark keeps the process's own peak (what `time` and benchmarks see) intact.
@@ -477,8 +550,7 @@ final class PhaseMeter: @unchecked Sendable {
             defer { peakPages = current ?? 0 }
             return current == nil ? nil : peakPages * Self.pageSize
         }
-        return ImportReport.PhaseCost(phase: phase,
-                                      seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+        return ImportReport.PhaseCost(phase: phase, seconds: elapsed.seconds,
                                       peakMemoryBytes: peak, diskBytes: diskBytes)
     }
 

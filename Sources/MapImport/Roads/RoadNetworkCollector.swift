@@ -94,10 +94,14 @@ public final class RoadNetworkCollector {
     /// each mode keeps the node order of its previous graph where roads persist, skipping the
     /// nested dissection (see `RoadGraphBuilder.build(_:to:reusingOrderFrom:progress:)`); a mode
     /// without a previous graph gets a fresh order.
-    public func build(into folder: URL, reusingGraphsIn previous: URL? = nil, progress: (Double) -> Void = { _ in }) throws -> [String: String] {
+    /// `isCancelled` is asked before each mode: a cancelled build throws ``BuildError/cancelled``
+    /// and leaves the graphs already written where they are.
+    public func build(into folder: URL, reusingGraphsIn previous: URL? = nil, isCancelled: () -> Bool = { false },
+                      progress: (Double) -> Void = { _ in }) throws -> [String: String] {
         var files: [String: String] = [:]
         let modes = TravelMode.allCases
         for (i, mode) in modes.enumerated() {
+            if isCancelled() { throw BuildError.cancelled }
             let name = MapBundle.roadGraphFileName(for: mode)
             try RoadGraphBuilder(mode: mode).build(network, to: folder.appendingPathComponent(name),
                                                    reusingOrderFrom: previous?.appendingPathComponent(name)) {
@@ -107,4 +111,7 @@ public final class RoadNetworkCollector {
         }
         return files
     }
+
+    /// Why ``build(into:reusingGraphsIn:isCancelled:progress:)`` stopped early.
+    public enum BuildError: Error { case cancelled }
 }
