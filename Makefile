@@ -93,7 +93,7 @@ bench: bench-deps
 	$(RELEASE_BIN)/OpenMapKitBenchmarks
 	python3 Benchmarks/compare-peers.py $(RELEASE_BIN)/openmapkit
 	python3 Benchmarks/compare-import.py $(RELEASE_BIN)/openmapkit --scale
-	python3 Benchmarks/compare-update.py $(RELEASE_BIN)/openmapkit
+	python3 Benchmarks/compare-update.py $(RELEASE_BIN)/openmapkit --scale
 	python3 Benchmarks/compare-render.py $(RELEASE_BIN)/openmapkit
 	python3 Benchmarks/compare-mapview.py $(RELEASE_BIN)/openmapkit
 	python3 Benchmarks/compare-search.py $(RELEASE_BIN)/openmapkit

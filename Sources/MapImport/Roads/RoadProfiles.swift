@@ -49,13 +49,40 @@ public enum RoadProfiles {
 
     /// The most specific access tag's verdict, for one direction ("forward"/"backward") or none.
     static func access(_ tags: OSMTags, mode: TravelMode, direction: String?) -> AccessAnswer {
-        for key in accessKeys(mode) {
-            for candidate in [direction.map { "\(key):\($0)" }, key].compactMap({ $0 }) {
-                guard let value = tags.value(for: candidate), !value.isEmpty else { continue }
-                return verdict(value, mode: mode)
+        accessValue(tags, mode: mode, direction: direction).map { verdict($0, mode: mode) } ?? .unspecified
+    }
+
+    /// Each access key's rank (0 most specific) per mode and direction: `key:direction` before
+    /// `key`, in `accessKeys` order. Made once, because every road of an import asks three modes
+    /// several questions each.
+    private struct AccessKeyRanks {
+        let plain: [String: Int], forward: [String: Int], backward: [String: Int]
+
+        init(_ mode: TravelMode) {
+            func ranks(_ direction: String?) -> [String: Int] {
+                let keys = accessKeys(mode).flatMap { key in [direction.map { "\(key):\($0)" }, key].compactMap { $0 } }
+                return Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: min)
+            }
+            plain = ranks(nil)
+            forward = ranks("forward")
+            backward = ranks("backward")
+        }
+
+        static let automobile = AccessKeyRanks(.automobile), walking = AccessKeyRanks(.walking), cycling = AccessKeyRanks(.cycling)
+
+        static func of(_ mode: TravelMode, direction: String?) -> [String: Int]? {
+            let ranks = switch mode {
+            case .automobile: automobile
+            case .walking: walking
+            case .cycling: cycling
+            }
+            switch direction {
+            case nil: return ranks.plain
+            case "forward": return ranks.forward
+            case "backward": return ranks.backward
+            default: return nil
             }
         }
-        return .unspecified
     }
 
     static func verdict(_ value: String, mode: TravelMode) -> AccessAnswer {
@@ -157,12 +184,22 @@ public enum RoadProfiles {
 
     /// The most specific access value for `mode` in `direction` (or none), as tagged.
     static func accessValue(_ tags: OSMTags, mode: TravelMode, direction: String?) -> String? {
-        for key in accessKeys(mode) {
-            for candidate in [direction.map { "\(key):\($0)" }, key].compactMap({ $0 }) {
-                if let value = tags.value(for: candidate), !value.isEmpty { return value }
+        guard let ranks = AccessKeyRanks.of(mode, direction: direction) else {
+            // Another direction word: ask key by key, as the ranks would.
+            for key in accessKeys(mode) {
+                for candidate in [direction.map { "\(key):\($0)" }, key].compactMap({ $0 }) {
+                    if let value = tags.value(for: candidate), !value.isEmpty { return value }
+                }
             }
+            return nil
         }
-        return nil
+        // One pass over the tags keeps the most specific non-empty access value.
+        var best: (rank: Int, value: String)?
+        for (key, value) in tags where !value.isEmpty {
+            guard let rank = ranks[key], rank < best?.rank ?? Int.max else { continue }
+            best = (rank, value)
+        }
+        return best?.value
     }
 
     /// Whether the way is explicitly opened to `mode` (yes/permissive/designated) in some direction:

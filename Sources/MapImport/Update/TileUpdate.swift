@@ -57,7 +57,8 @@ struct TileUpdate {
     mutating func apply(_ changes: ElementChanges, progress: (Double) throws -> Void = { _ in }) throws -> TileUpdateReport {
         // The closures below read these, while `replace` changes the report and the dirty buckets.
         let elements = self.elements, maker = self.maker, features = self.features
-        let location: (Int64) -> OSMLocation? = { try? elements.location(of: $0) }
+        let lookup = ElementLookup(elements)
+        let location: (Int64) -> OSMLocation? = { lookup.location(of: $0) }
         var seaChanged = false
         // Ways whose boundary line may change: every way member, before and after, of a relation
         // reached (a boundary's tags or members changed), and every way reached itself.
@@ -82,7 +83,7 @@ struct TileUpdate {
                 }
                 boundaryWays.insert(key.id)
             case .relation:
-                let relation = try elements.relation(key.id)
+                let relation = try lookup.relation(key.id)
                 try replace(FeatureSource(kind: .relation, id: key.id)) {
                     guard let relation, ElementFeatureMaker.role(ofRelationTagged: relation.tags) == .area else { return nil }
                     return maker.relation(relation, way: { try? elements.way($0) }, location: location)
@@ -95,7 +96,7 @@ struct TileUpdate {
         for id in boundaryWays.sorted() {
             try replace(FeatureSource(kind: .boundary, id: id)) {
                 guard let way = try elements.way(id) else { return nil }
-                let relations = try elements.relations(containing: .way, id).compactMap { try elements.relation($0) }
+                let relations = try elements.relations(containing: .way, id).compactMap { try lookup.relation($0) }
                     .filter { ElementFeatureMaker.role(ofRelationTagged: $0.tags) == .boundary }
                 return relations.isEmpty ? nil : maker.boundaryLine(way: way, relations: relations, location: location)
             }
@@ -229,5 +230,30 @@ struct TileUpdate {
         let (maxX, maxY) = (TileFeatureSpill.fixed(rect.maxX), TileFeatureSpill.fixed(rect.maxY))
         return TileFeatureSpill.FixedRect(minX: minX == 0 ? 0 : minX - 1, minY: minY == 0 ? 0 : minY - 1,
                                           maxX: maxX == .max ? maxX : maxX + 1, maxY: maxY == .max ? maxY : maxY + 1)
+    }
+}
+
+/// Node locations and relations read from the store once each for the whole update: a node is
+/// asked for by every way through it, and a boundary relation by every changed way of it (a
+/// country's boundary has thousands). The store does not change while the tiles are remade.
+private final class ElementLookup {
+    private let elements: OSMElementReader
+    private var locations: [Int64: OSMLocation?] = [:]
+    private var relations: [Int64: OSMRelation?] = [:]
+
+    init(_ elements: OSMElementReader) { self.elements = elements }
+
+    func location(of id: Int64) -> OSMLocation? {
+        if let known = locations[id] { return known }
+        let location = try? elements.location(of: id)
+        locations[id] = location
+        return location
+    }
+
+    func relation(_ id: Int64) throws -> OSMRelation? {
+        if let known = relations[id] { return known }
+        let relation = try elements.relation(id)
+        relations[id] = relation
+        return relation
     }
 }
