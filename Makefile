@@ -43,8 +43,9 @@ endef
 
 # Python packages the tests use as independent readers: the PMTiles reference reader, and pyosmium,
 # which Scripts/sample-addresses.py reads an extract's addresses with for the geocoding tests (and
-# the benchmarks' make-large-extract.py makes their large inputs with).
-PIP_TEST     := pmtiles osmium
+# the benchmarks' make-large-extract.py makes their large inputs with); and two Apple Maps client
+# libraries, which AppleClientsTests points at our server instead of Apple's.
+PIP_TEST     := pmtiles osmium apple-maps-api==0.2.1 mapsnap==1.0.1
 # MapLibre GL JS for the web map: not in Debian; PyPI's `maplibre` package carries it
 # (maplibre/srcjs/maplibre-gl.js and .css; its 0.3.6 carries MapLibre GL JS 5.3.0, BSD-3-Clause).
 # Installed into .build/web, where `openmapkit serve` finds it (or $OPENMAPKIT_WEB_LIBRARIES);
@@ -55,7 +56,7 @@ PIP_MAPLIBRE  := maplibre==0.3.6
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "The Swift toolchain (6.0 or later) is required: https://www.swift.org/install/linux/"; exit 1; }
 	$(call apt_install,$(APT_BUILD))
-	@python3 -c "import pmtiles, osmium" 2>/dev/null || python3 -m pip install --quiet $(PIP_TEST)
+	@python3 -c "import pmtiles, osmium, apple_maps_api, mapsnap" 2>/dev/null || python3 -m pip install --quiet $(PIP_TEST)
 	@[ -f $(WEB_LIBRARIES)/maplibre/srcjs/maplibre-gl.js ] || python3 -m pip install --quiet --no-deps --target $(WEB_LIBRARIES) $(PIP_MAPLIBRE)
 
 bench-deps: deps

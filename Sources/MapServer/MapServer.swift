@@ -25,8 +25,13 @@ public struct ServerConfiguration: Sendable {
     /// Origins allowed to call the server from a browser: empty for none (same-origin only),
     /// `["*"]` for any, or a list of origins such as `https://example.com`.
     public var corsAllowedOrigins: [String] = []
-    /// API keys and their rate limits; empty leaves the API open (the loopback default).
+    /// API keys and their rate limits; empty (with no ``mapsKeys``) leaves the API open (the loopback default).
     public var apiKeys: [APIKey] = []
+    /// Maps keys teams registered (Apple's flow: signed JWTs and signed snapshot URLs); empty
+    /// (with no ``apiKeys``) leaves the API open.
+    public var mapsKeys: [MapsKey] = []
+    /// Whether requests to the API need a key, an access token or a signature.
+    public var requiresKeys: Bool { !apiKeys.isEmpty || !mapsKeys.isEmpty }
     /// Concurrent renders (tiles and snapshots): the cores by default.
     public var renderWorkers = ProcessInfo.processInfo.activeProcessorCount
     /// Renders allowed to wait for a worker; beyond it the server answers 503 at once.
@@ -83,7 +88,7 @@ public final class MapServer: Sendable {
         router.add(middleware: RequestMetricsMiddleware(log: requestLog))
         if let cors = corsMiddleware() { router.add(middleware: cors) }
         router.add(middleware: ErrorMiddleware())
-        if !configuration.apiKeys.isEmpty { router.add(middleware: APIKeyMiddleware(keys: configuration.apiKeys)) }
+        if configuration.requiresKeys { router.add(middleware: APIKeyMiddleware(keys: configuration.apiKeys, mapsKeys: configuration.mapsKeys)) }
 
         OperationsRoutes(server: self).register(on: router)
         TileRoutes(server: self).register(on: router)

@@ -42,6 +42,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "An API key the server requires, KEY or KEY:REQUESTS_PER_MINUTE (repeatable; none: the API is open).")
     var apiKey: [String] = []
 
+    @Option(help: ArgumentHelp("A JSON file of Maps keys teams registered: [{teamId, keyId, publicKey, origins?, requestsPerMinute?}]; clients then sign JWTs and snapshot URLs as with Apple.",
+                               valueName: "FILE"))
+    var mapsKeys: String?
+
     @Option(help: "Concurrent renders (default: the number of cores).")
     var renderWorkers: Int?
 
@@ -100,6 +104,9 @@ struct ServeCommand: ParsableCommand {
         configuration.port = port
         configuration.corsAllowedOrigins = corsOrigin
         configuration.apiKeys = try keys()
+        if let mapsKeys {
+            do { configuration.mapsKeys = try MapsKey.load(from: URL(fileURLWithPath: mapsKeys)) } catch { throw ValidationError("--maps-keys: \(error)") }
+        }
         if let renderWorkers { configuration.renderWorkers = renderWorkers }
         configuration.renderQueueLimit = renderQueue
         configuration.cacheBytes = cacheMegabytes << 20

@@ -133,17 +133,24 @@ final class RateLimiter: @unchecked Sendable {
 /// accept `?key=<key or token>`; the other endpoints do not, so keys are not copied into URLs,
 /// logs and referrers where a header would do. `/v1/token` takes a key only: a token cannot be
 /// traded for a fresh one, or a leaked token would live forever.
+///
+/// With ``MapsKey``s registered, Apple's own flow works too: `/v1/token` also takes a Maps token
+/// (an ES256 JWT the team signed, see ``MapsJWT``) and answers an access token, and snapshot URLs
+/// may be signed with the team's key instead of carrying one (``SignedSnapshotURL``).
 struct APIKeyMiddleware: RouterMiddleware {
     typealias Context = ServerContext
     let keys: [APIKey]
     private let byKey: [String: APIKey]
     private let byIdentifier: [String: APIKey]
+    /// Registered Maps keys by key id.
+    private let mapsKeys: [String: MapsKey]
     private let limiter = RateLimiter()
 
-    init(keys: [APIKey]) {
+    init(keys: [APIKey], mapsKeys: [MapsKey] = []) {
         self.keys = keys
         byKey = Dictionary(keys.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        byIdentifier = Dictionary(keys.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+        byIdentifier = Dictionary((keys + mapsKeys.map(\.apiKey)).map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+        self.mapsKeys = Dictionary(mapsKeys.map { ($0.keyID, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Whether a path needs a key.
@@ -168,8 +175,13 @@ struct APIKeyMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response) async throws -> Response {
         let path = request.uri.path
         guard request.method != .options, Self.isProtected(path) else { return try await next(request, context) }
-        let credential = try credential(of: request, path: path)
-        let key = try authorise(credential, path: path)
+        let origin = request.headers[.origin]
+        let key: APIKey
+        if !mapsKeys.isEmpty, Self.acceptsKeyInQuery(path), let query = try? QueryParameters(request), SignedSnapshotURL.isSigned(query) {
+            key = try SignedSnapshotURL.verify(path: path, rawQuery: request.uri.query ?? "", query: query, keys: mapsKeys, origin: origin).apiKey
+        } else {
+            key = try authorise(try credential(of: request, path: path), path: path, origin: origin)
+        }
         if let wait = limiter.take(key) {
             var headers = HTTPFields()
             headers[.retryAfter] = String(wait)
@@ -194,11 +206,17 @@ struct APIKeyMiddleware: RouterMiddleware {
         throw Self.unauthorised("this server requires an API key: send Authorization: Bearer <API key or access token from /v1/token>\(hint)")
     }
 
-    private func authorise(_ credential: String, path: String) throws -> APIKey {
+    private func authorise(_ credential: String, path: String, origin: String?) throws -> APIKey {
         if let key = byKey[credential] { return key }
+        if !mapsKeys.isEmpty, MapsJWT.looksLikeJWT(credential) {
+            guard path == "/v1/token" else {
+                throw Self.unauthorised("a Maps token (JWT) is traded at /v1/token for an access token, which the other endpoints take")
+            }
+            return try MapsJWT.verify(credential, keys: mapsKeys, origin: origin).apiKey
+        }
         guard AccessTokens.looksLikeToken(credential) else { throw Self.unauthorised("the API key is not known to this server") }
         if path == "/v1/token" {
-            throw Self.unauthorised("/v1/token exchanges an API key for an access token; send the API key, not a token")
+            throw Self.unauthorised("/v1/token exchanges an API key or a Maps token (JWT) for an access token; send one of those, not an access token")
         }
         switch AccessTokens.verify(credential) {
         case .valid(let identifier, _):

@@ -115,7 +115,7 @@ final class CachedTileHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let started = DispatchTime.now().uptimeNanoseconds
         guard let request = CachedTileURI(head.uri) else { return nil }
         let headers = head.headers
-        if !server.configuration.apiKeys.isEmpty, APIKeyMiddleware.isProtected(request.path) { return nil }
+        if server.configuration.requiresKeys, APIKeyMiddleware.isProtected(request.path) { return nil }
         if !server.configuration.corsAllowedOrigins.isEmpty, headers.contains(name: "origin") { return nil }
         if let length = headers.first(name: "content-length"), length != "0" { return nil }
         if headers.contains(name: "transfer-encoding") { return nil }

@@ -67,7 +67,7 @@ struct WebMapRoutes {
         let config = Config(regions: snapshot.regions.map(\.name), bounds: [west, south, east, north],
                             minZoom: minimumZoom, maxZoom: maximumZoom,
                             styles: WebMapAssets.styles, generation: snapshot.generation,
-                            requiresKey: !server.configuration.apiKeys.isEmpty)
+                            requiresKey: server.configuration.requiresKeys)
         let body = try JSONEncoder().encode(config)
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
                         body: .init(byteBuffer: ByteBuffer(bytes: body)))

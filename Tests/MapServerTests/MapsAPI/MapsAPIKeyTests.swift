@@ -64,7 +64,7 @@ final class MapsAPIKeyTests: XCTestCase {
 
             let again = try await client.execute(uri: "/v1/token", method: .get, headers: Self.bearer(token))
             XCTAssertEqual(again.status, .unauthorized)
-            XCTAssertTrue(again.errorMessage?.contains("not a token") == true, again.text)
+            XCTAssertTrue(again.errorMessage?.contains("not an access token") == true, again.text)
 
             var bytes = Array(token)
             let index = bytes.count - 3

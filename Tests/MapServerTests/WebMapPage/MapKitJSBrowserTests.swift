@@ -352,6 +352,53 @@ final class MapKitJSBrowserTests: XCTestCase {
         XCTAssertTrue((refused["after"] as? [String] ?? []).contains { $0.contains("Casino") }, "\(refused)")
     }
 
+    /// A server with a team's Maps key registered: the page hands MapKit JS a JWT signed with the
+    /// key, as to Apple's; the library trades it at /v1/token, and the map, search and tiles work
+    /// with the access token (the JWT never travels in a tile URL).
+    func testMapKitJSSampleWithAMapsToken() async throws {
+        guard Self.hasMapLibre() else { return }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("omk-mapkitjs-jwt-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let privateKey = folder.appendingPathComponent("AuthKey.p8"), publicKey = folder.appendingPathComponent("AuthKey.pub")
+        XCTAssertEqual(try runProcess("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", privateKey.path]).status, 0)
+        XCTAssertEqual(try runProcess("openssl", ["pkey", "-in", privateKey.path, "-pubout", "-out", publicKey.path]).status, 0)
+        let key = try MapsKey(teamID: "TEAM", keyID: "KEY", publicKeyPEM: try String(contentsOf: publicKey, encoding: .utf8))
+        // The JWT a site's back end makes: its header and claims, signed by openssl (DER, turned into r‖s).
+        let now = Int(Date().timeIntervalSince1970)
+        let signed = Base64URL.encode(Array(#"{"alg":"ES256","kid":"KEY","typ":"JWT"}"#.utf8)) + "."
+            + Base64URL.encode(Array(#"{"iss":"TEAM","iat":\#(now),"exp":\#(now + 1800)}"#.utf8))
+        let message = folder.appendingPathComponent("message"), signature = folder.appendingPathComponent("signature")
+        try Data(signed.utf8).write(to: message)
+        XCTAssertEqual(try runProcess("openssl", ["dgst", "-sha256", "-sign", privateKey.path, "-out", signature.path, message.path]).status, 0)
+        let token = signed + "." + Base64URL.encode(Self.rawSignature(fromDER: [UInt8](try Data(contentsOf: signature))))
+
+        let server = try TestServer.make { $0.port = 0; $0.corsAllowedOrigins = ["*"]; $0.mapsKeys = [key] }
+        guard let (report, _) = try await BrowserDriver.drive("drive_mapkitjs.py", server, screenshots: "openmapkit-mapkitjs-jwt-screenshots",
+                                                             arguments: ["--maps-token", token]) else { return }
+        XCTAssertEqual(report["problems"] as? [String], [], "console errors, exceptions or failed loads in the page")
+        let initial = report["initial"] as? [String: Any] ?? [:]
+        XCTAssertEqual(initial["errors"] as? [String], [], "a service failed with the Maps token")
+        let places = initial["search"] as? [[String: Any]] ?? []
+        XCTAssertTrue(places.contains { ($0["name"] as? String ?? "").contains("Casino") }, "\(places.prefix(3))")
+        let tile = initial["tileRequest"] as? String ?? ""
+        XCTAssertTrue(tile.contains("key=omk1."), "tiles carry the access token the JWT was traded for: \(tile)")
+        XCTAssertFalse(tile.contains(token), "the JWT travelled in a tile URL")
+    }
+
+    /// The r‖s form of a DER ECDSA signature (SEQUENCE { INTEGER r, INTEGER s }), as JWTs carry it.
+    static func rawSignature(fromDER der: [UInt8]) -> [UInt8] {
+        var index = 2, result: [UInt8] = []
+        for _ in 0..<2 {
+            let length = Int(der[index + 1])
+            var integer = Array(der[(index + 2)..<(index + 2 + length)])
+            while integer.count > 32, integer.first == 0 { integer.removeFirst() }
+            result += [UInt8](repeating: 0, count: 32 - integer.count) + integer
+            index += 2 + length
+        }
+        return result
+    }
+
     /// A server that does not allow the page's origin: the script loads, and every service and
     /// the map fail saying which `--cors-origin` would let them through.
     func testMapKitJSOnAnOriginTheServerDoesNotAllow() async throws {

@@ -9,7 +9,9 @@
  * internet. The names, option shapes, callback shapes and result fields are MapKit JS's.
  *
  * Authorization: `mapkit.init({ authorizationCallback(done) { done(token) } })` as with Apple. The
- * token is this server's access token (from /v1/token, traded for an API key) or anything — even
+ * token is a Maps token as Apple's (a JWT the team signed with a Maps key the server registered,
+ * traded here at /v1/token for an access token), this server's access token (from /v1/token,
+ * traded for an API key) or anything — even
  * an empty string — when the server runs without keys. It is sent as `Authorization: Bearer` on
  * API calls and as `?key=` on tile requests. The callback is asked again shortly before the token
  * expires (the expiry is read from the token) and once more after a 401.
@@ -363,6 +365,7 @@
     if (auth.pending) return auth.pending;
     if (!renew && auth.token !== null) return Promise.resolve(auth.token);
     let answered = false;
+    let finished = false; // the token is set (a Maps token is first traded at /v1/token)
     let asking = null; // this request's promise (null while the callback runs)
     const callback = auth.callback;
     asking = new Promise((resolve) => {
@@ -370,8 +373,13 @@
         if (answered) return;
         answered = true;
         // A callback replaced by a later init() no longer sets the token.
-        if (callback !== auth.callback) { resolve(auth.pending || auth.token); return; }
-        auth.token = token == null ? '' : String(token);
+        if (callback !== auth.callback) { finished = true; resolve(auth.pending || auth.token); return; }
+        const text = token == null ? '' : String(token);
+        if (isMapsToken(text)) tradeMapsToken(text).then(settle); else settle(text);
+      };
+      const settle = (token) => {
+        finished = true;
+        auth.token = token;
         if (asking && auth.pending === asking) auth.pending = null;
         const first = !auth.initialized;
         auth.initialized = true;
@@ -385,14 +393,39 @@
       };
       try { callback(done); } catch (error) {
         answered = true;
+        finished = true;
         if (asking && auth.pending === asking) auth.pending = null;
         mapkit.dispatchEvent(mapkitEvent('error', { status: 'Unauthorized', message: String(error && error.message || error) }));
         resolve(null);
       }
     });
     // A callback that answered at once (done() inside it) has nothing pending any more.
-    if (!answered) auth.pending = asking;
+    if (!finished) auth.pending = asking;
     return asking;
+  }
+
+  // Whether a token is a Maps token as Apple's MapKit JS takes: a JWT the team signed (ES256)
+  // with its Maps key, which this server trades at /v1/token for an access token.
+  function isMapsToken(token) {
+    const parts = token.split('.');
+    if (parts.length !== 3) return false;
+    try {
+      const header = JSON.parse(atob(parts[0].replace(/-/g, '+').replace(/_/g, '/')));
+      return !!header && typeof header === 'object' && header.alg !== undefined;
+    } catch (_) { return false; }
+  }
+
+  // The access token /v1/token gives for a Maps token; '' (and an error event) when refused.
+  async function tradeMapsToken(jwt) {
+    try {
+      const response = await fetch(serverURL('/v1/token'), { headers: { Authorization: `Bearer ${jwt}`, Accept: 'application/json' } });
+      const body = await response.json().catch(() => null);
+      if (response.ok && body && typeof body.accessToken === 'string') return body.accessToken;
+      mapkit.dispatchEvent(mapkitEvent('error', { status: 'Unauthorized', message: (body && body.error && body.error.message) || `HTTP ${response.status}` }));
+    } catch (error) {
+      mapkit.dispatchEvent(mapkitEvent('error', { status: 'Unauthorized', message: String(error && error.message || error) }));
+    }
+    return '';
   }
 
   async function apiGet(path, parameters, signal) {

@@ -311,6 +311,8 @@ def steps(args, record, page, shot, sample_url):
         "window.routePolyline ? routePolyline.points.map(c => { const p = map.convertCoordinateToPointOnPage(c);"
         " return {x: p.x, y: p.y}; }) : []")
     shot("mapkitjs-01-map")
+    if args.maps_token:
+        return
     if args.api_key:
         record["problemsBeforeRefusal"] = problems(page.browser)
         record["refusedToken"] = page.evaluate(REFUSED_TOKEN, timeout=30)
@@ -394,11 +396,13 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
     parser.add_argument("--api-key", help="the server runs with this API key: the page trades it for a token")
+    parser.add_argument("--maps-token", help="a Maps token (a JWT signed with a key the server registered): the page gives it to MapKit JS as is")
     parser.add_argument("--refused", action="store_true", help="the server does not allow the page's origin (no CORS)")
     args = parser.parse_args()
     record = {}
     sample = serve_sample(args.url)
-    sample_url = f"http://127.0.0.1:{sample.server_address[1]}/{SAMPLE}" + (f"?key={args.api_key}" if args.api_key else "")
+    sample_url = f"http://127.0.0.1:{sample.server_address[1]}/{SAMPLE}" + (
+        f"?key={args.api_key}" if args.api_key else f"?token={args.maps_token}" if args.maps_token else "")
     try:
         # With a key, the refused token's 401s are expected (problemsBeforeRefusal has the rest).
         session(args, record, lambda page, shot: steps(args, record, page, shot, sample_url),
