@@ -50,9 +50,10 @@ def steps(args, record, page, shot):
     page.wait_idle()
     record["pan"]["reloaded"] = view()
 
-    # 3. Wheel to zoom in around the pointer.
+    # 3. Wheel to zoom in around the pointer, held over the town: around a point out at sea the
+    #    zoomed picture is mostly the same blue, and the test could not tell that it changed.
     for _ in range(3):
-        page.mouse("mouseWheel", 760, 420, button="none", buttons=0, deltaX=0, deltaY=-120)
+        page.mouse("mouseWheel", 300, 380, button="none", buttons=0, deltaX=0, deltaY=-120)
         time.sleep(0.05)
     page.wait_idle()
     record["zoom"] = {"view": view(), "scale": page.evaluate("document.getElementById('scale-label').textContent")}
