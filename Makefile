@@ -3,17 +3,20 @@
 # toolchain needs nothing else.
 
 SWIFT        ?= swift
-# Debian packages the build and tests need: compression and SQLite libraries, Cairo, HarfBuzz and
-# FreeType with the Noto, DejaVu and Open Sans fonts (drawing and text; the render conformance
-# suite's labels are Open Sans), GDAL and osmium (the tests check our tiles with GDAL's MVT
-# reader and our PBF reader against libosmium), Chromium (the web map's browser test),
-# SDL2 with Xvfb, xdotool and xwd (x11-apps) for `openmapkit view`'s window and its test, and
-# GeographicLib's GeodSolve (geographiclib-tools), which the geodesic tests hold ours to within 15 nm.
-# Mesa (EGL, GLES, llvmpipe) draws Look Around scenes off-screen on the CPU; GLU tessellates their polygons.
+# Debian packages building and running need (what `make run` installs): compression and SQLite
+# libraries, libcrypto, Cairo, HarfBuzz and FreeType with the Noto, DejaVu and Open Sans fonts
+# (drawing and text; Open Sans also labels the render conformance suite's pictures), SDL2
+# (`openmapkit view`'s window), and Mesa (EGL, GLES, llvmpipe), which draws Look Around scenes
+# off-screen on the CPU, with GLU to tessellate their polygons.
 APT_BUILD    := zlib1g-dev libbz2-dev libssl-dev libdeflate-dev liblz4-dev libzstd-dev libsqlite3-dev libcairo2-dev libharfbuzz-dev libfreetype-dev \
-                fonts-noto-core fonts-dejavu-core fonts-open-sans pkg-config gdal-bin osmium-tool chromium \
-                libsdl2-dev xvfb xdotool x11-apps geographiclib-tools \
+                fonts-noto-core fonts-dejavu-core fonts-open-sans pkg-config libsdl2-dev \
                 libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri libglu1-mesa-dev
+# What the tests add (`make test`): GDAL and osmium (the tests check our tiles with GDAL's MVT
+# reader, our PBF reader against libosmium, and derive change files with osmium), Chromium (the
+# web map's and MapKit JS's browser tests), Xvfb, xdotool and xwd (x11-apps) for the window's
+# test, GeographicLib's GeodSolve (geographiclib-tools), which the geodesic tests hold ours to
+# within 15 nm, and the openssl command, which makes the Maps keys and signatures the key tests check.
+APT_TEST     := gdal-bin osmium-tool chromium xvfb xdotool x11-apps geographiclib-tools openssl
 # Debian packages the benchmarks compare against (beside GeodSolve and libosmium above): PROJ and
 # tilemaker; wrk drives the server's load benchmark and nginx serves the same tiles beside it.
 APT_BENCH    := proj-bin tilemaker wrk nginx
@@ -27,7 +30,7 @@ BUNDLE       ?= $(basename $(basename $(notdir $(PBF)))).omk
 HOST         ?= 127.0.0.1
 PORT         ?= 8080
 
-.PHONY: all build test docs run bench deps bench-deps clean
+.PHONY: all build test docs run bench deps test-deps bench-deps clean
 
 all: build
 
@@ -53,13 +56,18 @@ PIP_TEST     := pmtiles osmium apple-maps-api==0.2.1 mapsnap==1.0.1
 WEB_LIBRARIES := .build/web
 PIP_MAPLIBRE  := maplibre==0.3.6
 
+# What building and running need (`make run`, `make build`, `make docs`).
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "The Swift toolchain (6.0 or later) is required: https://www.swift.org/install/linux/"; exit 1; }
 	$(call apt_install,$(APT_BUILD))
-	@python3 -c "import pmtiles, osmium, apple_maps_api, mapsnap" 2>/dev/null || python3 -m pip install --quiet $(PIP_TEST)
 	@[ -f $(WEB_LIBRARIES)/maplibre/srcjs/maplibre-gl.js ] || python3 -m pip install --quiet --no-deps --target $(WEB_LIBRARIES) $(PIP_MAPLIBRE)
 
-bench-deps: deps
+# What the tests add (`make test`, and the benchmarks, which use the same readers).
+test-deps: deps
+	$(call apt_install,$(APT_TEST))
+	@python3 -c "import pmtiles, osmium, apple_maps_api, mapsnap" 2>/dev/null || python3 -m pip install --quiet $(PIP_TEST)
+
+bench-deps: test-deps
 	$(call apt_install,$(APT_BENCH))
 
 build: deps
@@ -71,7 +79,7 @@ run: build
 
 # Package.swift must say exactly what each target imports (Scripts/check-manifest.py; SwiftPM's own
 # check is passed too, though on this toolchain it reports nothing), and the docs must build.
-test: deps
+test: test-deps
 	python3 Scripts/check-manifest.py
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(DOCS)
