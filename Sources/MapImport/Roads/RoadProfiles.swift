@@ -47,8 +47,11 @@ public enum RoadProfiles {
 
     enum AccessAnswer { case granted, denied, unspecified }
 
-    /// The most specific access tag's verdict, for one direction ("forward"/"backward") or none.
-    static func access(_ tags: OSMTags, mode: TravelMode, direction: String?) -> AccessAnswer {
+    /// A direction along a way, as access tags name it (`access:forward`, `motor_vehicle:backward`).
+    enum AccessDirection: String { case forward, backward }
+
+    /// The most specific access tag's verdict, for one direction or none.
+    static func access(_ tags: OSMTags, mode: TravelMode, direction: AccessDirection?) -> AccessAnswer {
         accessValue(tags, mode: mode, direction: direction).map { verdict($0, mode: mode) } ?? .unspecified
     }
 
@@ -59,28 +62,27 @@ public enum RoadProfiles {
         let plain: [String: Int], forward: [String: Int], backward: [String: Int]
 
         init(_ mode: TravelMode) {
-            func ranks(_ direction: String?) -> [String: Int] {
-                let keys = accessKeys(mode).flatMap { key in [direction.map { "\(key):\($0)" }, key].compactMap { $0 } }
+            func ranks(_ direction: AccessDirection?) -> [String: Int] {
+                let keys = accessKeys(mode).flatMap { key in [direction.map { "\(key):\($0.rawValue)" }, key].compactMap { $0 } }
                 return Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: min)
             }
             plain = ranks(nil)
-            forward = ranks("forward")
-            backward = ranks("backward")
+            forward = ranks(.forward)
+            backward = ranks(.backward)
         }
 
         static let automobile = AccessKeyRanks(.automobile), walking = AccessKeyRanks(.walking), cycling = AccessKeyRanks(.cycling)
 
-        static func of(_ mode: TravelMode, direction: String?) -> [String: Int]? {
+        static func of(_ mode: TravelMode, direction: AccessDirection?) -> [String: Int] {
             let ranks = switch mode {
             case .automobile: automobile
             case .walking: walking
             case .cycling: cycling
             }
-            switch direction {
-            case nil: return ranks.plain
-            case "forward": return ranks.forward
-            case "backward": return ranks.backward
-            default: return nil
+            return switch direction {
+            case nil: ranks.plain
+            case .forward: ranks.forward
+            case .backward: ranks.backward
             }
         }
     }
@@ -183,16 +185,8 @@ public enum RoadProfiles {
     ]
 
     /// The most specific access value for `mode` in `direction` (or none), as tagged.
-    static func accessValue(_ tags: OSMTags, mode: TravelMode, direction: String?) -> String? {
-        guard let ranks = AccessKeyRanks.of(mode, direction: direction) else {
-            // Another direction word: ask key by key, as the ranks would.
-            for key in accessKeys(mode) {
-                for candidate in [direction.map { "\(key):\($0)" }, key].compactMap({ $0 }) {
-                    if let value = tags.value(for: candidate), !value.isEmpty { return value }
-                }
-            }
-            return nil
-        }
+    static func accessValue(_ tags: OSMTags, mode: TravelMode, direction: AccessDirection?) -> String? {
+        let ranks = AccessKeyRanks.of(mode, direction: direction)
         // One pass over the tags keeps the most specific non-empty access value.
         var best: (rank: Int, value: String)?
         for (key, value) in tags where !value.isEmpty {
@@ -205,7 +199,7 @@ public enum RoadProfiles {
     /// Whether the way is explicitly opened to `mode` (yes/permissive/designated) in some direction:
     /// that opens highway classes the mode does not use by default.
     static func explicitlyGranted(_ tags: OSMTags, mode: TravelMode) -> Bool {
-        ["forward", "backward"].contains { direction in
+        [AccessDirection.forward, .backward].contains { direction in
             ["yes", "permissive", "designated"].contains(accessValue(tags, mode: mode, direction: direction) ?? "")
         }
     }
@@ -219,8 +213,8 @@ public enum RoadProfiles {
         if ["construction", "proposed", "abandoned", "disused", "razed", "platform"].contains(klass) && !isFerry { return .closed }
         if way.value(for: "impassable") == "yes" || way.value(for: "status") == "impassable" { return .closed }
         if mode != .walking, way.value(for: "area") == "yes" { return .closed }
-        let forwardAnswer = access(way, mode: mode, direction: "forward")
-        let backwardAnswer = access(way, mode: mode, direction: "backward")
+        let forwardAnswer = access(way, mode: mode, direction: .forward)
+        let backwardAnswer = access(way, mode: mode, direction: .backward)
         let explicit = explicitlyGranted(way, mode: mode)
         let footAllowed = access(way, mode: .walking, direction: nil) != .denied
         var speed: Float

@@ -37,7 +37,7 @@ public final class RegionRegistry: @unchecked Sendable {
     private var current: Snapshot
     private var paths: [(name: String, url: URL)]
     /// Each region's manifest as it was when the regions were opened (see ``reloadIfChanged()``).
-    private var manifestStamps: [ManifestStamp?]
+    private var manifestStamps: [FileStamp?]
 
     /// Opens the bundles at `urls`; each region is named after its folder without the `.omk` extension.
     /// Throws ``MKError`` naming a folder that is not a bundle, or when two folders share a name.
@@ -48,7 +48,7 @@ public final class RegionRegistry: @unchecked Sendable {
     /// Opens the bundles at the given folders under the given names.
     public init(named: [(name: String, url: URL)]) throws {
         paths = named
-        manifestStamps = named.map { ManifestStamp(bundle: $0.url) }
+        manifestStamps = named.map { Self.manifestStamp($0.url) }
         current = try Self.open(named, generation: 1)
     }
 
@@ -69,7 +69,7 @@ public final class RegionRegistry: @unchecked Sendable {
             if let index = named.firstIndex(where: { $0.name == name }) { named[index].url = url } else { named.append((name, url)) }
             return (named, current.generation + 1)
         }
-        let stamps = named.map { ManifestStamp(bundle: $0.url) }
+        let stamps = named.map { Self.manifestStamp($0.url) }
         let opened = try Self.open(named, generation: generation)
         lock.withLock {
             paths = named
@@ -83,7 +83,7 @@ public final class RegionRegistry: @unchecked Sendable {
     public func reload() throws {
         let (named, generation) = lock.withLock { (paths, current.generation + 1) }
         // Read before the bundles are opened: a change landing meanwhile is seen by the next check.
-        let stamps = named.map { ManifestStamp(bundle: $0.url) }
+        let stamps = named.map { Self.manifestStamp($0.url) }
         let opened = try Self.open(named, generation: generation)
         lock.withLock {
             manifestStamps = stamps
@@ -99,9 +99,14 @@ public final class RegionRegistry: @unchecked Sendable {
     @discardableResult
     public func reloadIfChanged() throws -> Bool {
         let (named, stamps) = lock.withLock { (paths, manifestStamps) }
-        guard named.map({ ManifestStamp(bundle: $0.url) }) != stamps else { return false }
+        guard named.map({ Self.manifestStamp($0.url) }) != stamps else { return false }
         try reload()
         return true
+    }
+
+    /// The stamp of a bundle's manifest, which is written aside and renamed in last, so a new one is a new file.
+    private static func manifestStamp(_ bundle: URL) -> FileStamp? {
+        FileStamp(of: bundle.appendingPathComponent(MapBundle.manifestFileName))
     }
 
     private static func open(_ named: [(name: String, url: URL)], generation: Int) throws -> Snapshot {
@@ -116,20 +121,3 @@ public final class RegionRegistry: @unchecked Sendable {
     }
 }
 
-/// A bundle manifest's file identity and modification time: the manifest is written aside and
-/// renamed in, so a new one is a new file.
-private struct ManifestStamp: Equatable {
-    var inode: UInt64, size: Int64, modified: timespec
-
-    init?(bundle: URL) {
-        var info = stat()
-        guard stat(bundle.appendingPathComponent(MapBundle.manifestFileName).path, &info) == 0 else { return nil }
-        inode = UInt64(info.st_ino)
-        size = Int64(info.st_size)
-        modified = info.st_mtim
-    }
-
-    static func == (a: Self, b: Self) -> Bool {
-        a.inode == b.inode && a.size == b.size && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
-    }
-}
