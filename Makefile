@@ -7,10 +7,11 @@ SWIFT        ?= swift
 # libraries, libcrypto, Cairo, HarfBuzz and FreeType with the Noto, DejaVu and Open Sans fonts
 # (drawing and text; Open Sans also labels the render conformance suite's pictures), SDL2
 # (`openmapkit view`'s window), and Mesa (EGL, GLES, llvmpipe), which draws Look Around scenes
-# off-screen on the CPU, with GLU to tessellate their polygons.
+# off-screen on the CPU, with GLU to tessellate their polygons; and pip, which fetches the web
+# map's MapLibre GL JS from PyPI.
 APT_BUILD    := zlib1g-dev libbz2-dev libssl-dev libdeflate-dev liblz4-dev libzstd-dev libsqlite3-dev libcairo2-dev libharfbuzz-dev libfreetype-dev \
                 fonts-noto-core fonts-dejavu-core fonts-open-sans pkg-config libsdl2-dev \
-                libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri libglu1-mesa-dev
+                libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri libglu1-mesa-dev python3-pip
 # What the tests add (`make test`): GDAL and osmium (the tests check our tiles with GDAL's MVT
 # reader, our PBF reader against libosmium, and derive change files with osmium), Chromium (the
 # web map's and MapKit JS's browser tests), Xvfb, xdotool and xwd (x11-apps) for the window's
@@ -47,7 +48,9 @@ endef
 # Python packages the tests use as independent readers: the PMTiles reference reader, and pyosmium,
 # which Scripts/sample-addresses.py reads an extract's addresses with for the geocoding tests (and
 # the benchmarks' make-large-extract.py makes their large inputs with); and two Apple Maps client
-# libraries, which AppleClientsTests points at our server instead of Apple's.
+# libraries, which AppleClientsTests points at our server instead of Apple's. Debian 12 marks its
+# Python as managed by apt (PEP 668), and apt has none of these: PIP_BREAK_SYSTEM_PACKAGES lets pip
+# put them beside it (in /usr/local when run as root), where the tests' python3 finds them.
 PIP_TEST     := pmtiles osmium apple-maps-api==0.2.1 mapsnap==1.0.1
 # MapLibre GL JS for the web map: not in Debian; PyPI's `maplibre` package carries it
 # (maplibre/srcjs/maplibre-gl.js and .css; its 0.3.6 carries MapLibre GL JS 5.3.0, BSD-3-Clause).
@@ -65,7 +68,7 @@ deps:
 # What the tests add (`make test`, and the benchmarks, which use the same readers).
 test-deps: deps
 	$(call apt_install,$(APT_TEST))
-	@python3 -c "import pmtiles, osmium, apple_maps_api, mapsnap" 2>/dev/null || python3 -m pip install --quiet $(PIP_TEST)
+	@python3 -c "import pmtiles, osmium, apple_maps_api, mapsnap" 2>/dev/null || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet $(PIP_TEST)
 
 bench-deps: test-deps
 	$(call apt_install,$(APT_BENCH))

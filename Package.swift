@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "StreetScene", dependencies: ["MapGeometry", "MapFormats", .product(name: "GRDB", package: "GRDB.swift")]),
         // The map bundle: its layout and manifest, how bundles are found, opening its parts (tile
         // archive, place index, road graphs) and writing one (write aside, then rename).
-        .target(name: "MapBundle", dependencies: ["MapFormats", "MapSearch", "MapRouting", "StreetScene"]),
+        .target(name: "MapBundle", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapRouting", "StreetScene"]),
         // MapLibre style spec v8: the style document, its validation and the expression language.
         .target(name: "MapStyle", dependencies: ["MapGeometry"]),
         // OSM → map bundle: geometry assembly (multipolygons), tag schema, tile building, and the
@@ -157,7 +157,7 @@ let package = Package(
                                                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
                     exclude: ["WebMapPage/Browser"]),
         // Runs the built `openmapkit` binary as a user would.
-        .testTarget(name: "CommandLineTests", dependencies: ["openmapkit", "trip-planner", "TestSupport"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["openmapkit", "trip-planner", "MapRender", "TestSupport"]),
         .testTarget(name: "StreetSceneTests", dependencies: ["MapGeometry", "MapFormats", "StreetScene", "MapBundle", "MapImport", "TestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StreetSceneRenderTests", dependencies: ["MapGeometry", "StreetScene", "StreetSceneRender", "MapRender"]),

@@ -1,4 +1,5 @@
 import Foundation
+import MapGeometry
 
 // The bundle's manifest: `manifest.json`, written last by `openmapkit import`, says what the bundle
 // holds (which files, which zooms, which travel modes) and what the import did. Every reader starts
@@ -13,8 +14,13 @@ public struct BundleManifest: Codable, Sendable {
     public var formatVersion: Int
     public var source: String
     public var created: Date
-    /// "minLon,minLat,maxLon,maxLat" from the extract's header.
+    /// "minLon,minLat,maxLon,maxLat": the extract's header box, else the box around its nodes
+    /// (bundles made before that have none when the header had none). See ``geographicBounds``.
     public var bounds: String?
+    /// Boxes around the separate parts of the data, as ``bounds`` is written, when an extract
+    /// without a header box joins regions far apart (its ``bounds`` then hold them all), the part
+    /// with the most nodes first; nil for one part. See ``geographicCoverage``.
+    public var coverage: [String]? = nil
     public var minimumZoom: Int
     public var maximumZoom: Int
     /// The tile archive's file name inside the bundle.
@@ -68,6 +74,16 @@ public struct BundleManifest: Codable, Sendable {
         (self.roads, self.places, self.scene, self.elements, self.features) = (roads, places, scene, elements, features)
     }
 
+    /// ``bounds`` read and checked; nil when missing or not a box on the globe.
+    public var geographicBounds: GeographicBounds? { bounds.flatMap(GeographicBounds.init(text:)) }
+
+    /// The boxes the data covers: ``coverage`` read and checked, else ``geographicBounds`` alone;
+    /// empty when neither says. The first is the main part, where a map of the bundle opens.
+    public var geographicCoverage: [GeographicBounds] {
+        let parts = (coverage ?? []).compactMap(GeographicBounds.init(text:))
+        return parts.isEmpty ? (geographicBounds.map { [$0] } ?? []) : parts
+    }
+
     /// Reads a manifest (dates in ISO 8601, as ``encoded()`` writes them).
     public static func decode(_ data: Data) throws -> BundleManifest {
         let decoder = JSONDecoder()
@@ -81,6 +97,43 @@ public struct BundleManifest: Codable, Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
         return try encoder.encode(self)
+    }
+}
+
+/// The area a bundle's data covers, in degrees: west < east (no box across the antimeridian),
+/// south < north, every side on the globe.
+public struct GeographicBounds: Hashable, Sendable, CustomStringConvertible {
+    public let west: Double, south: Double, east: Double, north: Double
+
+    /// Nil unless the sides are finite, on the globe and in order.
+    public init?(west: Double, south: Double, east: Double, north: Double) {
+        guard [west, south, east, north].allSatisfy(\.isFinite), west >= -180, east <= 180, south >= -90, north <= 90,
+              west < east, south < north else { return nil }
+        (self.west, self.south, self.east, self.north) = (west, south, east, north)
+    }
+
+    /// From the manifest's text, "minLon,minLat,maxLon,maxLat".
+    public init?(text: String) {
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == 4, let west = numbers[0], let south = numbers[1], let east = numbers[2], let north = numbers[3] else { return nil }
+        self.init(west: west, south: south, east: east, north: north)
+    }
+
+    /// The manifest's text, "minLon,minLat,maxLon,maxLat".
+    public var text: String { "\(west),\(south),\(east),\(north)" }
+    public var description: String { text }
+
+    /// The box on MapKit's flat map.
+    public var mapRect: MKMapRect {
+        let northWest = MKMapPoint(CLLocationCoordinate2D(latitude: north, longitude: west))
+        let southEast = MKMapPoint(CLLocationCoordinate2D(latitude: south, longitude: east))
+        return MKMapRect(x: northWest.x, y: northWest.y, width: southEast.x - northWest.x, height: southEast.y - northWest.y)
+    }
+
+    /// The smallest box holding both.
+    public func union(_ other: GeographicBounds) -> GeographicBounds {
+        GeographicBounds(west: min(west, other.west), south: min(south, other.south), east: max(east, other.east),
+                         north: max(north, other.north))!
     }
 }
 

@@ -294,14 +294,36 @@ struct GeoJSONFeatures {
 
     /// All features projected for one camera, in source order (a clustered source's points and
     /// clusters at the camera's tile zoom).
+    ///
+    /// Lines and polygons reaching far beyond the canvas are cut to a box around it first. A
+    /// GeoJSON source is not cut into tiles here (MapLibre's geojson-vt does that), so at a high
+    /// zoom a polygon the size of a country, or the world outside the data (`NoDataArea`), lies
+    /// millions of points off the canvas, past what Cairo's fixed-point coordinates hold.
     func group(transform: ScreenTransform, zoom: Double) -> FeatureGroup {
         func project(_ p: ScreenPoint) -> ScreenPoint { transform.screen(worldX: p.x, worldY: p.y) }
+        // Out to the canvas's own size on every side: wide line joins, patterns and outlines
+        // near the edge are drawn as without the cut.
+        let width = 2 * transform.halfWidth, height = 2 * transform.halfHeight
+        let box = MKMapRect(x: -width - 256, y: -height - 256, width: 3 * width + 512, height: 3 * height + 512)
+        let limit = 1 << 20 as Int
+        func reachesFar(_ points: [ScreenPoint]) -> Bool {
+            points.contains { abs($0.x) > Double(limit) || abs($0.y) > Double(limit) }
+        }
+        func cut(line: [ScreenPoint]) -> [[ScreenPoint]] {
+            guard reachesFar(line) else { return [line] }
+            return Clipping.clipPolyline(line.map { MKMapPoint(x: $0.x, y: $0.y) }, to: box).map { $0.map { ($0.x, $0.y) } }
+        }
+        func cut(polygon: [[ScreenPoint]]) -> [[ScreenPoint]]? {
+            guard polygon.contains(where: reachesFar) else { return polygon }
+            let clipped = Clipping.clipPolygon(polygon.map { $0.map { MKMapPoint(x: $0.x, y: $0.y) } }, to: box)
+            return clipped.isEmpty ? nil : clipped.map { $0.map { ($0.x, $0.y) } }
+        }
         let features = clusters?.drawnFeatures(atZoom: zoom) ?? features
         let projected = features.map { feature -> RenderFeature in
             let shape: RenderFeature.Shape = switch feature.shape {
             case .points(let points): .points(points.map(project))
-            case .lines(let lines): .lines(lines.map { $0.map(project) })
-            case .polygons(let polygons): .polygons(polygons.map { $0.map { $0.map(project) } })
+            case .lines(let lines): .lines(lines.flatMap { cut(line: $0.map(project)) })
+            case .polygons(let polygons): .polygons(polygons.compactMap { cut(polygon: $0.map { $0.map(project) }) })
             }
             return RenderFeature(properties: feature.properties, id: feature.id, shape: shape)
         }

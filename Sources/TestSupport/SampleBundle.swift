@@ -27,6 +27,17 @@ public enum SampleBundle {
     /// names, a box that cuts every boundary above the districts) for search (see ``placesOnly(_:)``).
     public static func helsinkiPlaces() throws -> URL { try placesOnly("helsinki") }
 
+    /// A bundle of `../shared/data/osm/NAME.osm.pbf` with tiles only (`--tiles-only`), for tests
+    /// that draw or read the tiles and the manifest: seconds to import in a debug build.
+    public static func tilesOnly(_ name: String) throws -> URL {
+        try sample(name, suffix: "-tiles") { importer in
+            importer.buildsPlaceIndex = false
+            importer.buildsRoadGraphs = false
+            importer.buildsStreetScene = false
+            importer.keepsElements = false
+        }
+    }
+
     /// A bundle of `NAME` for search: its place index is complete, its tiles stop at zoom 0 and it
     /// has no road graphs and no element store. The place index is the same as a whole import's (it depends on neither).
     private static func placesOnly(_ name: String) throws -> URL {

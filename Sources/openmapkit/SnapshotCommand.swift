@@ -4,7 +4,7 @@ import MapRender
 import OpenMapKit
 
 /// `openmapkit snapshot`: a thin shell over `MKMapSnapshotter`. It frames the map by centre and
-/// zoom or by a bounding box, picks a built-in style or a MapLibre style file, and draws markers
+/// zoom, by a bounding box or, given neither, on the data's bounds, picks a built-in style or a MapLibre style file, and draws markers
 /// and polylines into the image with OpenMapKit's marker and `MKPolylineRenderer` drawing.
 struct SnapshotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,7 +14,7 @@ struct SnapshotCommand: ParsableCommand {
     @OptionGroup var data: BundleOptions
     @OptionGroup var camera: CameraOptions
 
-    @Option(help: "The area to frame instead of --center/--zoom: SOUTH,WEST,NORTH,EAST in degrees.")
+    @Option(help: "The area to frame instead of --center/--zoom: SOUTH,WEST,NORTH,EAST in degrees. Without either, the data's bounds.")
     var bbox: String?
 
     @Option(help: "Degrees the camera tilts from looking straight down, 0 to 60 (the map in perspective).")
@@ -51,6 +51,7 @@ struct SnapshotCommand: ParsableCommand {
         guard pitch.isFinite, (0...MapViewport.maximumPitch).contains(pitch) else {
             throw ValidationError("--pitch must be between 0 and \(Int(MapViewport.maximumPitch)) degrees")
         }
+        let source = try data.dataSource(imagery: imagery.map { MKTileOverlay(urlTemplate: $0) })
         let options = MKMapSnapshotter.Options()
         options.size = CGSize(width: size.width, height: size.height)
         options.scale = CGFloat(scale)
@@ -70,10 +71,22 @@ struct SnapshotCommand: ParsableCommand {
                 camera.pitch = pitch
                 options.camera = camera
             }
-        } else {
+        } else if camera.center != nil || camera.zoom != nil {
             guard let center = camera.center, let zoom = camera.zoom else { throw ValidationError("give --center and --zoom, or --bbox") }
             let viewport = MapViewport(size: options.size, centerCoordinate: center, zoomLevel: zoom, heading: bearing, pitch: pitch)
             options.camera = viewport.camera
+        } else {
+            // Neither: the data's bounds, as the web map and the window open.
+            guard let area = source.dataMapRect else {
+                throw ValidationError("the bundle does not record its bounds: give --center and --zoom, or --bbox")
+            }
+            options.mapRect = area
+            if bearing != 0 || pitch != 0 {
+                let camera = options.camera
+                camera.heading = bearing
+                camera.pitch = pitch
+                options.camera = camera
+            }
         }
 
         switch style {
@@ -109,8 +122,6 @@ struct SnapshotCommand: ParsableCommand {
                 options.addOverlay(renderer, level: .aboveRoads)
             }
         }
-
-        let source = try data.dataSource(imagery: imagery.map { MKTileOverlay(urlTemplate: $0) })
 
         let snapshot: MKMapSnapshotter.Snapshot
         do {

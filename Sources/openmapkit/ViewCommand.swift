@@ -80,12 +80,18 @@ struct ViewCommand: ParsableCommand {
             let window = try mapbox.map { try MapWindow(mapboxMapView: $0, title: "OpenMapKit (Mapbox) — \(name)") }
                 ?? MapWindow(mapView: mapView, title: "OpenMapKit — \(name)")
             if report { window.onReport = Self.printReport }
+            // The window opens on the data and keeps to it: the centre stays over the data's
+            // bounds and the camera no farther than four times the distance that shows its main part whole,
+            // so the hatched no-data area around them frames the map instead of filling the window.
+            if let area = source.dataMapRect {
+                mapView.setVisibleMapRect(area, animated: false)
+                let whole = mapView.camera.centerCoordinateDistance
+                mapView.cameraZoomRange = MKMapView.CameraZoomRange(maxCenterCoordinateDistance: 4 * whole)
+                mapView.cameraBoundary = MKMapView.CameraBoundary(mapRect: source.dataBounds.reduce(area) { $0.union($1) })
+            }
             if let center {
                 mapView.setCenter(center, animated: false)
                 mapView.setZoomLevel(zoom ?? 15, animated: false)
-            } else if let area = Self.bounds(of: source) {
-                mapView.setVisibleMapRect(area, animated: false)
-                if let zoom { mapView.setZoomLevel(zoom, animated: false) }
             } else if let zoom {
                 mapView.setZoomLevel(zoom, animated: false)
             }
@@ -109,21 +115,6 @@ struct ViewCommand: ParsableCommand {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(report) else { return }
         FileHandle.standardOutput.write(data + Data("\n".utf8))
-    }
-
-    /// The union of the bundles' bounds (the extracts' headers), as a map rectangle.
-    static func bounds(of source: MapDataSource) -> MKMapRect? {
-        var union: MKMapRect?
-        for bundle in source.bundles {
-            guard let text = bundle.manifest.bounds else { continue }
-            let v = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard v.count == 4, v.allSatisfy(\.isFinite), abs(v[1]) <= 90, abs(v[3]) <= 90, v[0] < v[2], v[1] < v[3] else { continue }
-            let a = MKMapPoint(CLLocationCoordinate2D(latitude: v[3], longitude: v[0]))
-            let b = MKMapPoint(CLLocationCoordinate2D(latitude: v[1], longitude: v[2]))
-            let rect = MKMapRect(x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y)
-            union = union.map { $0.union(rect) } ?? rect
-        }
-        return union
     }
 }
 

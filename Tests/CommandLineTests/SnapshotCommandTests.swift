@@ -1,4 +1,5 @@
 import Foundation
+import MapRender
 import TestSupport
 import XCTest
 
@@ -62,9 +63,29 @@ final class SnapshotCommandTests: XCTestCase {
         let badLine = try run(["snapshot", "--bundle", bundle, "--center", "43.7,7.4", "--zoom", "12", "--polyline", "43.7,7.4", "-o", png])
         XCTAssertNotEqual(badLine.status, 0)
         XCTAssertTrue(badLine.stderr.contains("--polyline"), badLine.stderr)
-        let noFraming = try run(["snapshot", "--bundle", bundle, "-o", png])
-        XCTAssertNotEqual(noFraming.status, 0)
-        XCTAssertTrue(noFraming.stderr.contains("--bbox"), noFraming.stderr)
+        let halfFramed = try run(["snapshot", "--bundle", bundle, "--center", "43.7384,7.4246", "-o", png])
+        XCTAssertNotEqual(halfFramed.status, 0)
+        XCTAssertTrue(halfFramed.stderr.contains("--zoom"), halfFramed.stderr)
+
+        // Neither --center nor --bbox: the picture frames the data's bounds, the box of the
+        // extract's header (taller than wide here, so it fills the image from top to bottom).
+        let framed = try run(["snapshot", "--bundle", bundle, "--size", "400x300", "--json", "-o", png])
+        XCTAssertEqual(framed.status, 0, framed.stderr)
+        XCTAssertTrue(try pngSize(png) == (400, 300))
+        let image = try RenderCanvas.readPNG(path: png)
+        func isHatching(_ x: Int, _ y: Int) -> Bool {
+            let i = (y * image.width + x) * 4
+            let (r, g, b) = (Int(image.rgba[i]), Int(image.rgba[i + 1]), Int(image.rgba[i + 2]))
+            return abs(r - g) <= 4 && abs(g - b) <= 5 && (205...230).contains(r)
+        }
+        // The left and right margins beyond the box are hatched; near its east edge the sea runs
+        // from the image's top to its bottom (above the attribution).
+        XCTAssertTrue(isHatching(3, 150) && isHatching(396, 150), "the sides beyond Monaco's box should be hatched")
+        let sea = (8..<262).filter { y in
+            let i = (y * image.width + 320) * 4
+            return abs(Int(image.rgba[i]) - 0x9F) <= 3 && abs(Int(image.rgba[i + 1]) - 0xD0) <= 3 && abs(Int(image.rgba[i + 2]) - 0xF4) <= 3
+        }
+        XCTAssertEqual(sea.count, 254, "the data's bounds should fill the image's height, the sea to its east edge")
     }
 
     func testWithoutABundleTheErrorNamesTheVariable() throws {

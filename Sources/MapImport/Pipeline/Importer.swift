@@ -183,7 +183,7 @@ public final class BundleImporter {
         var coastlines: [CoastlineWay] = []
         // The extract's bounds, for closing the sea: the header's box, else the nodes' own.
         let headerBounds = reader.header.boundingBox
-        var nodeBounds: (minLatE7: Int32, minLonE7: Int32, maxLatE7: Int32, maxLonE7: Int32) = (.max, .max, .min, .min)
+        var nodeCoverage = headerBounds == nil ? NodeCoverage() : nil
         var batch: [OSMPrimitiveBlock] = []
         let batchSize = 4 * ProcessInfo.processInfo.activeProcessorCount
         let maker = ElementFeatureMaker(schema: schema)
@@ -228,13 +228,8 @@ public final class BundleImporter {
                 }
                 report.nodes += block.nodes.count
                 for i in 0..<block.nodes.count { try store.append(id: block.nodes.ids[i], location: block.nodes.locations[i]) }
-                if headerBounds == nil {
-                    for location in block.nodes.locations {
-                        nodeBounds.minLatE7 = min(nodeBounds.minLatE7, location.latitudeE7)
-                        nodeBounds.maxLatE7 = max(nodeBounds.maxLatE7, location.latitudeE7)
-                        nodeBounds.minLonE7 = min(nodeBounds.minLonE7, location.longitudeE7)
-                        nodeBounds.maxLonE7 = max(nodeBounds.maxLonE7, location.longitudeE7)
-                    }
+                if nodeCoverage != nil {
+                    for location in block.nodes.locations { nodeCoverage?.add(location) }
                 }
             }
             if block.ways.count > 0 {
@@ -275,18 +270,22 @@ public final class BundleImporter {
             try places?.add(relation: relation, assembly: assembly)
             try add(ElementFeatures(source: FeatureSource(kind: .relation, id: relation.id), assembly, features))
         }
-        // The sea is closed within the extract's bounds: the header's box, else the nodes' own.
-        // (Kept for updates too, which may bring the first coastline.)
-        let seaBounds: MKMapRect
+        // The extract's bounds: the header's box, else the box around the nodes. The sea is
+        // closed within them (kept for updates too, which may bring the first coastline). The
+        // manifest records them, and the parts of the data when the nodes fall apart in several
+        // (see NodeCoverage): readers draw what lies outside as having no data.
+        let dataBounds: GeographicBounds?
+        var dataParts: [GeographicBounds] = []
         if let box = headerBounds {
-            seaBounds = CoastlineAssembler.mapRect(minLatitude: box.minLatitude, minLongitude: box.minLongitude,
-                                                   maxLatitude: box.maxLatitude, maxLongitude: box.maxLongitude)
-        } else if nodeBounds.minLatE7 <= nodeBounds.maxLatE7 {
-            seaBounds = CoastlineAssembler.mapRect(minLatitude: Double(nodeBounds.minLatE7) / 1e7, minLongitude: Double(nodeBounds.minLonE7) / 1e7,
-                                                   maxLatitude: Double(nodeBounds.maxLatE7) / 1e7, maxLongitude: Double(nodeBounds.maxLonE7) / 1e7)
+            dataBounds = GeographicBounds(west: box.minLongitude, south: box.minLatitude, east: box.maxLongitude, north: box.maxLatitude)
         } else {
-            seaBounds = .null
+            dataParts = nodeCoverage?.parts() ?? []
+            dataBounds = dataParts.dropFirst().reduce(dataParts.first) { $0?.union($1) }
+            nodeCoverage = nil
         }
+        let seaBounds = dataBounds.map {
+            CoastlineAssembler.mapRect(minLatitude: $0.south, minLongitude: $0.west, maxLatitude: $0.north, maxLongitude: $0.east)
+        } ?? .null
         // The sea, from the coastline ways (none in a landlocked extract, which costs nothing here).
         if !coastlines.isEmpty {
             let sea = maker.sea(coastlines, bounds: seaBounds)
@@ -396,7 +395,7 @@ public final class BundleImporter {
 
         // 6. Metadata, manifest, and the rename into place.
         progress(.writing, nil)
-        let bounds = reader.header.boundingBox.map { "\($0.minLongitude),\($0.minLatitude),\($0.maxLongitude),\($0.maxLatitude)" }
+        let bounds = dataBounds?.text
         let vectorLayers = try JSONSerialization.data(withJSONObject: ["vector_layers": TileLayer.vectorLayers(maximumZoom: tileOptions.maximumZoom)],
                                                       options: [.sortedKeys])
         var metadata: [String: String] = [
@@ -410,12 +409,9 @@ public final class BundleImporter {
             "attribution": "© OpenStreetMap contributors",
             "json": String(decoding: vectorLayers, as: UTF8.self),
         ]
-        if let bounds {
-            metadata["bounds"] = bounds
-            if let box = reader.header.boundingBox {
-                let center = ((box.minLongitude + box.maxLongitude) / 2, (box.minLatitude + box.maxLatitude) / 2)
-                metadata["center"] = "\(center.0),\(center.1),\(min(12, tileOptions.maximumZoom))"
-            }
+        if let box = dataBounds {
+            metadata["bounds"] = box.text
+            metadata["center"] = "\((box.west + box.east) / 2),\((box.south + box.north) / 2),\(min(12, tileOptions.maximumZoom))"
         }
         try writer?.setMetadata(metadata)
         try writer?.finish()
@@ -429,6 +425,7 @@ public final class BundleImporter {
                                       scene: scene == nil ? nil : MapBundle.sceneFileName,
                                       elements: elements == nil ? nil : MapBundle.elementsFileName,
                                       features: features == nil ? nil : MapBundle.featuresFileName)
+        if dataParts.count > 1 { manifest.coverage = dataParts.map(\.text) }
         if elements != nil, let sequence = reader.header.replicationSequenceNumber {
             // Updates from the extract's feed resume here.
             manifest.updates = BundleManifest.UpdateState(count: 0, sequence: Int(sequence),

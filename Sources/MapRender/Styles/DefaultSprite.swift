@@ -71,7 +71,45 @@ enum DefaultSprite {
             canvas.fill(rings: [roundedRect(x - 8, y - 7, 16, 14, 3)], color: .white)
             canvas.fill(rings: [roundedRect(x - 7, y - 6, 14, 12, 2.2)], color: RenderColor(hex: 0x3A7BD5))
         })
+        // Where the map has no data (see NoDataArea): grey with diagonal stripes, a tile that
+        // repeats seamlessly (each stripe leaves one edge where the next one comes in).
+        items.append(noDataPattern("no-data", base: RenderColor(hex: 0xE3E3E1), stripe: RenderColor(hex: 0xD3D3D0)))
+        items.append(noDataPattern("no-data-dark", base: RenderColor(hex: 0x16171A), stripe: RenderColor(hex: 0x202226)))
         return items
+    }
+
+    /// A 16-point square of `base` crossed by stripes of `stripe` running from bottom left to top
+    /// right, 1.5 points wide and 8 apart along each edge: one along the diagonal, halves of one
+    /// along the next diagonals (in the corners and at mid-edges), so copies side by side join up.
+    private static func noDataPattern(_ name: String, base: RenderColor, stripe: RenderColor) -> Item {
+        let side = 16.0, half = 0.75 * 2.0.squareRoot()  // half a stripe's width, measured along an edge
+        return Item(name: name, width: side, height: side) { canvas, x, y in
+            let left = x - side / 2, top = y - side / 2
+            canvas.fill(rings: [[(left, top), (left + side, top), (left + side, top + side), (left, top + side)]], color: base)
+            // The stripes are the bands c − half ≤ u + v ≤ c + half (u, v from the top-left corner)
+            // for c = 8, 16 and 24, each cut to the square; c = 0 and 32 are the corners' halves.
+            for c in stride(from: 0.0, through: 2 * side, by: side / 2) {
+                var ring: [(x: Double, y: Double)] = []
+                // The band's outline walked round the square's edges, clockwise from its top edge.
+                let low = max(c - half, 0), high = min(c + half, 2 * side)
+                guard low < high else { continue }
+                func onTop(_ s: Double) -> (x: Double, y: Double)? { s >= 0 && s <= side ? (left + s, top) : nil }
+                func onRight(_ s: Double) -> (x: Double, y: Double)? { s - side >= 0 && s - side <= side ? (left + side, top + s - side) : nil }
+                func onBottom(_ s: Double) -> (x: Double, y: Double)? { s - side >= 0 && s - side <= side ? (left + s - side, top + side) : nil }
+                func onLeft(_ s: Double) -> (x: Double, y: Double)? { s >= 0 && s <= side ? (left, top + s) : nil }
+                // Along the top and right edges the band runs from `low` to `high`; back along
+                // the bottom and left edges from `high` to `low`, with the corners it holds.
+                if let p = onTop(low) { ring.append(p) } else if let p = onRight(low) { ring.append(p) }
+                if low < side && high > side { ring.append((left + side, top)) }
+                if let p = onTop(high) { ring.append(p) } else if let p = onRight(high) { ring.append(p) }
+                if let p = onBottom(high) { ring.append(p) } else if let p = onLeft(high) { ring.append(p) }
+                if low < side && high > side { ring.append((left, top + side)) }
+                if let p = onBottom(low) { ring.append(p) } else if let p = onLeft(low) { ring.append(p) }
+                if c == 0 { ring = [(left, top), (left + high, top), (left, top + high)] }
+                if c == 2 * side { ring = [(left + side, top + side), (left + low - side, top + side), (left + side, top + low - side)] }
+                canvas.fill(rings: [ring], color: stripe)
+            }
+        }
     }
 
     private static func roundedRect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, _ r: Double) -> [(x: Double, y: Double)] {

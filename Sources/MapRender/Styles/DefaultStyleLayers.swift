@@ -9,6 +9,8 @@ struct DefaultStylePalette {
     var building, buildingOutline: String
     var motorway, motorwayCasing, trunk, primary, primaryCasing, road, roadCasing, path, rail, ferry: String
     var boundary: String
+    /// The sprite pattern drawn where the map has no data (outside the bundles' bounds).
+    var noData: String
     var label, labelHalo, placeLabel, suburbLabel, roadLabel, waterLabel, parkLabel, peakLabel, houseNumber: String
     /// How strongly POIs show: 1 draws them all at their zooms, below 1 fades them and keeps only
     /// the important ones (MapKit's muted emphasis).
@@ -24,7 +26,7 @@ struct DefaultStylePalette {
         building: "#e7e2d9", buildingOutline: "#d6cfc2",
         motorway: "#ffc46b", motorwayCasing: "#e29a3c", trunk: "#ffd88a", primary: "#ffeab0", primaryCasing: "#e3c88a",
         road: "#ffffff", roadCasing: "#d9d2c6", path: "#b9ad9c", rail: "#a9a49c", ferry: "#5fa6dc",
-        boundary: "#a08fb8",
+        boundary: "#a08fb8", noData: "no-data",
         label: "#3f434a", labelHalo: "#ffffff", placeLabel: "#2d3036", suburbLabel: "#6b6f78", roadLabel: "#55595f",
         waterLabel: "#3b7fbf", parkLabel: "#3f7a3a", peakLabel: "#6d5640", houseNumber: "#8c8478",
         poiEmphasis: 1, poiText: ["#c0661c", "#a07800", "#c2342b", "#2f7d3b", "#8a46b8", "#2f6fbf", "#5f6670"])
@@ -37,7 +39,7 @@ struct DefaultStylePalette {
         building: "#34363c", buildingOutline: "#3f4249",
         motorway: "#9a7644", motorwayCasing: "#4f3f28", trunk: "#7d6644", primary: "#58534a", primaryCasing: "#34312c",
         road: "#4b4e55", roadCasing: "#2a2c31", path: "#6a6458", rail: "#5e5c5a", ferry: "#3b6f9c",
-        boundary: "#8f7fa8",
+        boundary: "#8f7fa8", noData: "no-data-dark",
         label: "#d9dbe0", labelHalo: "#1b1c20", placeLabel: "#eceef2", suburbLabel: "#a5a9b2", roadLabel: "#b8bbc2",
         waterLabel: "#7fb3e6", parkLabel: "#8cc28a", peakLabel: "#c9ae92", houseNumber: "#8f8a82",
         poiEmphasis: 1, poiText: ["#f2a35a", "#e3c14a", "#f27d74", "#7fcf8a", "#c79af0", "#72b0f7", "#aab1bb"])
@@ -50,7 +52,7 @@ struct DefaultStylePalette {
         building: "#e9e8e5", buildingOutline: "#dedcd7",
         motorway: "#f3e2c4", motorwayCasing: "#ddc8a4", trunk: "#f4e8d1", primary: "#f8f1e0", primaryCasing: "#e2d8c4",
         road: "#ffffff", roadCasing: "#e0ddd7", path: "#cfc8be", rail: "#c9c6c1", ferry: "#9cc1dd",
-        boundary: "#c3bacf",
+        boundary: "#c3bacf", noData: "no-data",
         label: "#7b7f86", labelHalo: "#ffffff", placeLabel: "#5f636a", suburbLabel: "#9a9ea5", roadLabel: "#8d9197",
         waterLabel: "#7fa6c6", parkLabel: "#7e9a7a", peakLabel: "#9a8b7c", houseNumber: "#aaa49b",
         poiEmphasis: 0.6, poiText: ["#c0661c", "#a07800", "#c2342b", "#2f7d3b", "#8a46b8", "#2f6fbf", "#5f6670"])
@@ -63,7 +65,7 @@ struct DefaultStylePalette {
         water: "", waterway: "", aeroway: "", runway: "", building: "", buildingOutline: "",
         motorway: "#ffd27a", motorwayCasing: "#00000000", trunk: "#ffe3a3", primary: "#fff4d6", primaryCasing: "#00000000",
         road: "#ffffff", roadCasing: "#00000000", path: "#e8e2d6", rail: "#d0ccc4", ferry: "#9fd0f4",
-        boundary: "#e6d9ff",
+        boundary: "#e6d9ff", noData: "",
         label: "#ffffff", labelHalo: "#1a1a1a", placeLabel: "#ffffff", suburbLabel: "#eeeeee", roadLabel: "#ffffff",
         waterLabel: "#cfe8ff", parkLabel: "#e3f5d9", peakLabel: "#f3e3d0", houseNumber: "#dddddd",
         poiEmphasis: 0.8, poiText: ["#ffd9a8", "#fff0a8", "#ffc4c0", "#d4f5c8", "#ecd6ff", "#cfe6ff", "#ffffff"])
@@ -77,8 +79,13 @@ enum DefaultStyleLayers {
     /// The whole style document: the vector layers, over imagery for `hybrid` and `imagery`.
     /// With `extrudedBuildings` (MapKit's realistic elevation), buildings are a `fill-extrusion`
     /// layer (see ``extrudedBuildings(_:)``) instead of a flat fill.
+    ///
+    /// Maps without imagery cover what lies outside the data with the palette's `noData` pattern,
+    /// from the GeoJSON source ``DefaultStyle/noDataSourceID`` whose data is `noDataArea` (see
+    /// ``NoDataArea``), just above the background so that the data's own features stay on top.
+    /// Imagery maps have imagery beyond the data, so they have neither.
     static func document(name: String, palette p: DefaultStylePalette, imagery: Bool, vector: Bool,
-                         extrudedBuildings: Bool = false) -> String {
+                         extrudedBuildings: Bool = false, noDataArea: String = NoDataArea.geoJSON(outside: [])) -> String {
         var sources = [#""\#(source)": {"type": "vector", "tiles": ["bundle://{z}/{x}/{y}"], "minzoom": 0, "maxzoom": 14}"#]
         var layers: [String] = []
         if imagery {
@@ -87,6 +94,8 @@ enum DefaultStyleLayers {
             layers.append(#"{"id": "imagery", "type": "raster", "source": "\#(DefaultStyle.imagerySourceID)"}"#)
         } else {
             layers.append(#"{"id": "background", "type": "background", "paint": {"background-color": "\#(p.land)"}}"#)
+            sources.append(#""\#(DefaultStyle.noDataSourceID)": {"type": "geojson", "data": \#(noDataArea)}"#)
+            layers.append(#"{"id": "no-data", "type": "fill", "source": "\#(DefaultStyle.noDataSourceID)", "paint": {"fill-pattern": "\#(p.noData)"}}"#)
         }
         if vector {
             if !imagery { layers += ground(p, flatBuildings: !extrudedBuildings) }

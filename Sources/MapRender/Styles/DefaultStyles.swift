@@ -1,3 +1,4 @@
+import MapGeometry
 import MapStyle
 
 /// The styles drawn when the user brings none, for a bundle's OpenMapTiles-schema tiles.
@@ -21,6 +22,10 @@ public enum DefaultStyle: String, CaseIterable, Sendable {
     public static let vectorSourceID = "openmaptiles"
     /// The raster source of `hybrid` and `imagery`, whose tiles the caller supplies.
     public static let imagerySourceID = "imagery"
+    /// The GeoJSON source of the maps without imagery that holds the world outside the data's
+    /// bounds, drawn hatched as having no data: filled in from `dataBounds` by
+    /// ``json(extrudedBuildings:dataBounds:)``; empty (nothing hatched) without them.
+    public static let noDataSourceID = "no-data"
 
     /// The style document.
     public var style: Style {
@@ -34,21 +39,26 @@ public enum DefaultStyle: String, CaseIterable, Sendable {
     /// The style document with buildings as a `fill-extrusion` layer when `extrudedBuildings`
     /// (MapKit's realistic elevation: buildings stand up when the map is pitched; seen from
     /// straight above, their roofs), or as flat fills. `imagery` has no buildings either way.
-    public func makeStyle(extrudedBuildings: Bool) -> Style {
+    ///
+    /// `dataBounds` are the rectangles the map's data covers (its bundles' bounds): the maps
+    /// without imagery hatch the world outside them as having no data (see
+    /// ``noDataSourceID``). Empty, as by default, nothing is hatched.
+    public func makeStyle(extrudedBuildings: Bool, dataBounds: [MKMapRect] = []) -> Style {
         // The documents are valid by construction; a test parses and validates each one.
-        try! Style(text: json(extrudedBuildings: extrudedBuildings))
+        try! Style(text: json(extrudedBuildings: extrudedBuildings, dataBounds: dataBounds))
     }
 
-    /// The JSON text of ``makeStyle(extrudedBuildings:)``.
-    public func json(extrudedBuildings: Bool) -> String {
+    /// The JSON text of ``makeStyle(extrudedBuildings:dataBounds:)``.
+    public func json(extrudedBuildings: Bool, dataBounds: [MKMapRect] = []) -> String {
         let extruded = extrudedBuildings
+        let area = NoDataArea.geoJSON(outside: dataBounds)
         return switch self {
         case .standard: DefaultStyleLayers.document(name: "OpenMapKit Standard", palette: .light, imagery: false, vector: true,
-                                                    extrudedBuildings: extruded)
+                                                    extrudedBuildings: extruded, noDataArea: area)
         case .dark: DefaultStyleLayers.document(name: "OpenMapKit Standard Dark", palette: .dark, imagery: false, vector: true,
-                                                extrudedBuildings: extruded)
+                                                extrudedBuildings: extruded, noDataArea: area)
         case .muted: DefaultStyleLayers.document(name: "OpenMapKit Muted", palette: .muted, imagery: false, vector: true,
-                                                 extrudedBuildings: extruded)
+                                                 extrudedBuildings: extruded, noDataArea: area)
         case .hybrid: DefaultStyleLayers.document(name: "OpenMapKit Hybrid", palette: .hybrid, imagery: true, vector: true,
                                                   extrudedBuildings: extruded)
         case .imagery: DefaultStyleLayers.document(name: "OpenMapKit Imagery", palette: .hybrid, imagery: true, vector: false)

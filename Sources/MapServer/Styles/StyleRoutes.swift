@@ -77,7 +77,8 @@ struct StyleRoutes {
         if let cached = server.cache.value(for: key) {
             return TileRequest.respond(request, cached, cacheControl: TileRequest.documentCacheControl)
         }
-        let body = try Self.servedDocument(style, base: base, region: regionName, imagery: source.imagery, extrudedBuildings: extruded)
+        let body = try Self.servedDocument(style, base: base, region: regionName, imagery: source.imagery, extrudedBuildings: extruded,
+                                           dataBounds: source.dataBounds)
         let entry = CachedResponse(body: body, contentType: "application/json", etag: TileRequest.etag(body, generation: snapshot.generation))
         server.cache.insert(entry, for: key)
         return TileRequest.respond(request, entry, cacheControl: TileRequest.documentCacheControl)
@@ -85,10 +86,12 @@ struct StyleRoutes {
 
     /// The style's document with its `openmapkit://` and `bundle://` addresses replaced by this
     /// server's URLs (`base` is `scheme://host:port`), so a MapLibre client can load it as is.
-    /// With `extrudedBuildings`, buildings are a `fill-extrusion` layer (``DefaultStyle/json(extrudedBuildings:)``).
+    /// With `extrudedBuildings`, buildings are a `fill-extrusion` layer; the world outside
+    /// `dataBounds` (the region's bundles' bounds) is hatched as having no data
+    /// (``DefaultStyle/json(extrudedBuildings:dataBounds:)``).
     static func servedDocument(_ style: DefaultStyle, base: String, region: String?, imagery: MKTileOverlay?,
-                               extrudedBuildings: Bool = false) throws -> [UInt8] {
-        guard case .object(var root) = try JSONValue.parse(style.json(extrudedBuildings: extrudedBuildings)) else {
+                               extrudedBuildings: Bool = false, dataBounds: [MKMapRect] = []) throws -> [UInt8] {
+        guard case .object(var root) = try JSONValue.parse(style.json(extrudedBuildings: extrudedBuildings, dataBounds: dataBounds)) else {
             throw APIError(.internalServerError, "the \(style.rawValue) style is not a JSON object")
         }
         if let sprite = root["sprite"]?.stringValue, let name = sprite.split(separator: "/").last {

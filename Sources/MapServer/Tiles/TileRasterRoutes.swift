@@ -78,7 +78,7 @@ struct RasterTileRoutes {
             }
             return source.vectorTile(id)
         }, resource: { url in DefaultStyle.resource(url) })
-        return try TileRenderer(style: style.style, loader: loader)
+        return try TileRenderer(style: style.makeStyle(extrudedBuildings: false, dataBounds: source.dataBounds), loader: loader)
     }
 
     /// An imagery tile, waiting for the overlay's asynchronous loading (renderers draw synchronously).

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MapBundle
 import MapRender
 import NIOCore
 
@@ -37,26 +38,31 @@ struct WebMapRoutes {
         }
     }
 
-    /// What the page needs to open on the data: the regions' bounds and zoom range, and the styles
-    /// it can switch between. Built from one registry snapshot, so it matches the tiles served.
+    /// What the page needs to open on the data: the regions' bounds and zoom range, how far the
+    /// camera may go (`maxBounds`), and the styles it can switch between. Built from one registry
+    /// snapshot, so it matches the tiles served.
     private func configuration(_ request: Request) throws -> Response {
         let snapshot = server.regions.snapshot
-        var west = 180.0, south = 90.0, east = -180.0, north = -90.0
+        // The page opens on each bundle's main part of the data; the camera may roam over all of it.
+        var opening: GeographicBounds?, everything: GeographicBounds?
         var minimumZoom = 22, maximumZoom = 0
         for bundle in snapshot.combined.bundles {
             let manifest = bundle.manifest
             minimumZoom = min(minimumZoom, manifest.minimumZoom)
             maximumZoom = max(maximumZoom, manifest.maximumZoom)
-            let numbers = (manifest.bounds ?? "").split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard numbers.count == 4, numbers.allSatisfy(\.isFinite) else { continue }
-            west = min(west, numbers[0]); south = min(south, numbers[1])
-            east = max(east, numbers[2]); north = max(north, numbers[3])
+            let parts = manifest.geographicCoverage
+            guard let main = parts.first else { continue }
+            opening = opening.map { $0.union(main) } ?? main
+            for part in parts { everything = everything.map { $0.union(part) } ?? part }
         }
-        if west > east || south > north { (west, south, east, north) = (-180, -85, 180, 85) }
         if minimumZoom > maximumZoom { (minimumZoom, maximumZoom) = (0, 14) }
         struct Config: Encodable {
             let regions: [String]
             let bounds: [Double]
+            /// The data's bounds with a margin: the camera stays inside, so the page shows the
+            /// hatched no-data area around the data but does not invite panning far into it.
+            /// Nil when the data's bounds are unknown.
+            let maxBounds: [Double]?
             let minZoom: Int
             let maxZoom: Int
             let styles: [String]
@@ -64,13 +70,26 @@ struct WebMapRoutes {
             /// Whether the API and the raster tiles need a key: the page then asks for one.
             let requiresKey: Bool
         }
-        let config = Config(regions: snapshot.regions.map(\.name), bounds: [west, south, east, north],
+        let bounds: [Double] = opening.map { [$0.west, $0.south, $0.east, $0.north] } ?? [-180, -85, 180, 85]
+        let config = Config(regions: snapshot.regions.map(\.name), bounds: bounds, maxBounds: everything.map { Self.cameraLimits($0) },
                             minZoom: minimumZoom, maxZoom: maximumZoom,
                             styles: WebMapAssets.styles, generation: snapshot.generation,
                             requiresKey: server.configuration.requiresKeys)
         let body = try JSONEncoder().encode(config)
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
                         body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+extension WebMapRoutes {
+    /// How far the web map's camera may go around the data's bounds: the bounds' larger side (in
+    /// degrees) beyond each edge, kept on the globe, so the data can be seen whole with its
+    /// surroundings, a zoom level or two out from the opening view, and no farther away.
+    /// [west, south, east, north].
+    static func cameraLimits(_ bounds: GeographicBounds) -> [Double] {
+        let margin = max(bounds.east - bounds.west, bounds.north - bounds.south)
+        return [max(bounds.west - margin, -180), max(bounds.south - margin, -85), min(bounds.east + margin, 180),
+                min(bounds.north + margin, 85)]
     }
 }
 

@@ -70,6 +70,20 @@ public final class MapDataSource: @unchecked Sendable {
         (self.bundles, self.archives, self.imagery) = (bundles, archives, imagery)
     }
 
+    /// The rectangles the bundles' data covers: each manifest's coverage (the extract's box, or a
+    /// box per part of an extract that joins regions far apart), in the order given; a bundle
+    /// whose manifest says nothing is left out. The default styles hatch the world outside them
+    /// as having no data, and `openmapkit view` keeps its camera over them.
+    public var dataBounds: [MKMapRect] { bundles.flatMap { $0.manifest.geographicCoverage.map(\.mapRect) } }
+
+    /// Where a map of this source opens: the rectangle around each bundle's main part of the data
+    /// (the first of its manifest's coverage: the whole extract but for one that joins regions
+    /// far apart). Nil when no bundle records its bounds.
+    public var dataMapRect: MKMapRect? {
+        let union = bundles.compactMap { $0.manifest.geographicCoverage.first?.mapRect }.reduce(MKMapRect.null) { $0.union($1) }
+        return union.isNull ? nil : union
+    }
+
     /// The environment variable read when no default is set in code.
     public static let environmentVariable = MapBundle.environmentVariable
 

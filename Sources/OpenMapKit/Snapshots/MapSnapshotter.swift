@@ -446,7 +446,8 @@ enum SnapshotEngine {
             }
             // Realistic elevation stands the buildings up when the map is pitched (MapKit's 3D
             // buildings); terrain stays flat (no elevation data).
-            style = builtIn.makeStyle(extrudedBuildings: options.preferredConfiguration.elevationStyle == .realistic)
+            style = builtIn.makeStyle(extrudedBuildings: options.preferredConfiguration.elevationStyle == .realistic,
+                                      dataBounds: dataSource.dataBounds)
         }
         options.effectivePointOfInterestFilter?.apply(to: &style)
         if !options.showsBuildings { style.layers.removeAll { $0.sourceLayer == "building" } }

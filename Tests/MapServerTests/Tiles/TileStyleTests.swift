@@ -29,6 +29,18 @@ final class TileStyleTests: XCTestCase {
                 // Nothing a browser cannot fetch is left in the document.
                 let text = String(decoding: bytes, as: UTF8.self)
                 XCTAssertFalse(text.contains("openmapkit://") || text.contains("bundle://"), name)
+                // The world outside the region's bounds is hatched: one polygon, the bounds its hole.
+                let noData = try XCTUnwrap(sources[DefaultStyle.noDataSourceID] as? [String: Any], name)
+                let features = (noData["data"] as? [String: Any])?["features"] as? [[String: Any]] ?? []
+                XCTAssertEqual(features.count, 1, name)
+                let rings = (features.first?["geometry"] as? [String: Any])?["coordinates"] as? [[[Double]]] ?? []
+                XCTAssertEqual(rings.count, 2, name)
+                let box = try XCTUnwrap(server.regions.snapshot.combined.bundles.first?.manifest.geographicBounds)
+                let hole = rings.last ?? []
+                XCTAssertEqual(hole.map { $0[0] }.min() ?? 0, box.west, accuracy: 1e-6)
+                XCTAssertEqual(hole.map { $0[0] }.max() ?? 0, box.east, accuracy: 1e-6)
+                XCTAssertEqual(hole.map { $0[1] }.min() ?? 0, box.south, accuracy: 1e-6)
+                XCTAssertEqual(hole.map { $0[1] }.max() ?? 0, box.north, accuracy: 1e-6)
             }
             let regional = try await client.execute(uri: "/styles/dark.json?region=monaco", method: .get)
             let sources = try XCTUnwrap(try regional.json()["sources"] as? [String: Any])

@@ -73,6 +73,12 @@ final class WebMapBrowserTests: XCTestCase {
             // Monaco's harbour lies inside, Nice (20 km west) does not.
             XCTAssertTrue(bounds[0] < 7.4247 && 7.4247 < bounds[2] && bounds[1] < 43.7356 && 43.7356 < bounds[3], "\(bounds)")
             XCTAssertFalse(bounds[0] < 7.26 && 7.26 < bounds[2], "\(bounds)")
+            // The camera may go the bounds' larger side beyond each edge, no farther.
+            let limits = try XCTUnwrap(config["maxBounds"] as? [Double])
+            let margin = max(bounds[2] - bounds[0], bounds[3] - bounds[1])
+            for (limit, expected) in zip(limits, [bounds[0] - margin, bounds[1] - margin, bounds[2] + margin, bounds[3] + margin]) {
+                XCTAssertEqual(limit, expected, accuracy: 1e-9, "\(limits)")
+            }
             XCTAssertEqual(config["styles"] as? [String], ["standard", "dark", "muted"])
             XCTAssertEqual(config["regions"] as? [String], server.regions.snapshot.regions.map(\.name))
         }
@@ -106,6 +112,36 @@ final class WebMapBrowserTests: XCTestCase {
         let first = try Screenshot(shots["01-initial"])
         XCTAssertEqual(first.width, 1200)
         XCTAssertGreaterThan(first.distinctColors(), 200, "the first screenshot looks blank")
+
+        // The camera keeps to the data (the page's maxBounds: its bounds with their larger side
+        // around them), and beyond the bounds the map is hatched as having no data.
+        let edges = report["edges"] as? [String: Any] ?? [:]
+        let limits = (edges["config"] as? [String: Any])?["maxBounds"] as? [Double] ?? []
+        XCTAssertEqual(limits.count, 4, "config.json has no maxBounds")
+        let zoomedOut = try Self.view(edges["zoomedOut"])
+        XCTAssertLessThan(zoomedOut.zoom, start.zoom - 0.3, "the wheel did not zoom out")
+        XCTAssertGreaterThan(zoomedOut.zoom, start.zoom - 2.5, "the page let the camera leave the data far behind")
+        let dragged = try Self.view(edges["dragged"])
+        XCTAssertGreaterThan(dragged.longitude, start.longitude, "dragging left did not move the view east")
+        if limits.count == 4 { XCTAssertLessThanOrEqual(edges["viewEast"] as? Double ?? .infinity, limits[2] + 1e-6, "the view went past maxBounds") }
+        let corners = Self.points([edges["northWest"] ?? [:], edges["southEast"] ?? [:]])
+        XCTAssertEqual(corners.count, 2)
+        if corners.count == 2 {
+            let outside = try Screenshot(shots["01b-edges"])
+            var samples = 0, hatched = 0, land = 0
+            for y in stride(from: max(Int(corners[0].y), 80), through: min(Int(corners[1].y), outside.height - 80), by: 9) {
+                for x in stride(from: max(Int(corners[1].x) + 8, 400), through: outside.width - 80, by: 11) {  // right of the panel
+                    let (r, g, b) = outside.pixel(x, y)
+                    samples += 1
+                    // The hatching's two greys (#E3E3E1, #D3D3D0) and their blends.
+                    if abs(r - g) <= 4, abs(g - b) <= 5, (200...232).contains(r) { hatched += 1 }
+                    if abs(r - 0xF6) <= 3, abs(g - 0xF3) <= 3, abs(b - 0xEC) <= 3 { land += 1 }
+                }
+            }
+            XCTAssertGreaterThan(samples, 20, "the data's east edge is not on the screen: \(corners)")
+            XCTAssertGreaterThan(Double(hatched), 0.8 * Double(samples), "beyond the data's east edge the map is not hatched")
+            XCTAssertEqual(land, 0, "beyond the data's east edge the map is drawn as land")
+        }
 
         // Drag pans (the map moves with the pointer: dragged left and up, the view goes east and south).
         let pan = report["pan"] as? [String: Any] ?? [:]

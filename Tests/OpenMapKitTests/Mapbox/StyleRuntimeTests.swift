@@ -239,7 +239,10 @@ final class StyleRuntimeTests: XCTestCase {
         XCTAssertNil(style.layer(withIdentifier: "no such layer"))
         let tiles = try XCTUnwrap(style.source(withIdentifier: "openmaptiles"))
         XCTAssertTrue(style.source(withIdentifier: "openmaptiles") === tiles)
-        XCTAssertEqual(style.sources, [tiles])
+        // The tiles, and the GeoJSON shape of the world outside the data that the style hatches.
+        XCTAssertEqual(style.sources.map(\.identifier).sorted(), ["no-data", "openmaptiles"])
+        XCTAssertTrue(style.sources.contains { $0 === tiles })
+        XCTAssertTrue(style.source(withIdentifier: "no-data") is MGLShapeSource)
         XCTAssertTrue(tiles is MGLVectorTileSource)
         // Changes through the wrapper write the document.
         water.isVisible = false

@@ -110,7 +110,8 @@ async function start() {
   }
   const style = preferredStyle(config.styles);
   const camera = readCamera();
-  const options = { style, view: camera, bounds: config.bounds, padding: 20, minZoom: config.minZoom, maxZoom: config.maxZoom };
+  const options = { style, view: camera, bounds: config.bounds, maxBounds: config.maxBounds, padding: 20,
+                    minZoom: config.minZoom, maxZoom: config.maxZoom };
   let map;
   if (webGLAvailable()) {
     try { map = new VectorMap('map', options); } catch (err) { console.warn('the vector map could not start:', err.message); map = null; }

@@ -14,7 +14,8 @@ const TILTED_PITCH = 60;
 export class VectorMap {
   /// Opens the map in `container` on `view` ({ zoom, latitude, longitude, bearing, pitch }) or,
   /// without one, on `bounds` ([west, south, east, north]); `style` names a served style.
-  constructor(container, { style, view, bounds, padding, minZoom, maxZoom }) {
+  /// `maxBounds` ([west, south, east, north]) keeps the camera around the data.
+  constructor(container, { style, view, bounds, maxBounds, padding, minZoom, maxZoom }) {
     this.style = style;
     this.stats = { requested: 0, loaded: 0, failed: 0 };
     this.routes = [];
@@ -37,6 +38,7 @@ export class VectorMap {
       },
       fadeDuration: 150,
     };
+    if (maxBounds) options.maxBounds = [[maxBounds[0], maxBounds[1]], [maxBounds[2], maxBounds[3]]];
     if (view) Object.assign(options, { center: [view.longitude, view.latitude], zoom: view.zoom, bearing: view.bearing || 0, pitch: view.pitch || 0 });
     else if (bounds) Object.assign(options, { bounds: [[bounds[0], bounds[1]], [bounds[2], bounds[3]]], fitBoundsOptions: { padding } });
     this.map = new maplibregl.Map(options);

@@ -119,7 +119,8 @@ public final class MGLStyle {
                 throw MKError(.serverFailure, reason: "\(url.absoluteString) needs imagery tiles: give the map view a data source with an "
                               + "imagery overlay (MapDataSource(path:imagery:))")
             }
-            return MGLStyle(document: builtIn.style, url: url, baseURL: nil)
+            return MGLStyle(document: builtIn.makeStyle(extrudedBuildings: false, dataBounds: dataSource?.dataBounds ?? []),
+                            url: url, baseURL: nil)
         }
         switch url.scheme?.lowercased() {
         case "mapbox":

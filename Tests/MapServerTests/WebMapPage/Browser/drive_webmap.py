@@ -38,6 +38,28 @@ def steps(args, record, page, shot):
                          "styles": page.evaluate("[...document.querySelectorAll('#styles button')].map(b => b.dataset.style)")}
     shot("01-initial")
 
+    # 1b. The data ends at its bounds: dragged far east, the view stops with the data's edge on
+    #     the screen and the no-data hatching beyond it; zoomed out as far as the page lets, the
+    #     data still fills much of the screen.
+    start = view()
+    for _ in range(4):
+        page.drag((1100, 420), (500, 420), steps=8)
+    page.wait_idle()
+    config = page.evaluate("fetch('/webmap/config.json').then(r => r.json())")
+    west, south, east, north = config["bounds"]
+    record["edges"] = {"dragged": view(), "config": config,
+                       "viewEast": page.evaluate("openMapKit.map.getBounds().getEast()"),
+                       "northWest": page.evaluate(f"openMapKit.screenPoint({north}, {west})"),
+                       "southEast": page.evaluate(f"openMapKit.screenPoint({south}, {east})")}
+    shot("01b-edges")
+    for _ in range(12):
+        page.mouse("mouseWheel", 800, 400, button="none", buttons=0, deltaX=0, deltaY=360)
+        time.sleep(0.05)
+    page.wait_idle()
+    record["edges"]["zoomedOut"] = view()
+    page.evaluate(f"void openMapKit.map.jumpTo({{center: [{start['longitude']}, {start['latitude']}], zoom: {start['zoom']}}})")
+    page.wait_idle()
+
     # 2. Drag to pan (with a fling at the end: inertia carries it on).
     page.drag((700, 450), (520, 360), steps=10)
     page.wait_idle()
