@@ -47,8 +47,10 @@ let package = Package(
         // that holds it in a bundle (SQLite via GRDB, R*Tree by area), its writer and reader.
         .target(name: "StreetScene", dependencies: ["MapGeometry", "MapFormats", .product(name: "GRDB", package: "GRDB.swift")]),
         // The map bundle: its layout and manifest, how bundles are found, opening its parts (tile
-        // archive, place index, road graphs) and writing one (write aside, then rename).
-        .target(name: "MapBundle", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapRouting", "StreetScene"]),
+        // archive, place index, road graphs), writing one (write aside, then rename), and putting
+        // right one an update left half done (its journal; GRDB reads the element store's commit).
+        .target(name: "MapBundle", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapRouting", "StreetScene",
+                                                  .product(name: "GRDB", package: "GRDB.swift")]),
         // MapLibre style spec v8: the style document, its validation and the expression language.
         .target(name: "MapStyle", dependencies: ["MapGeometry"]),
         // OSM → map bundle: geometry assembly (multipolygons), tag schema, tile building, and the
@@ -130,7 +132,7 @@ let package = Package(
         .testTarget(name: "MapGeometryTests", dependencies: ["MapGeometry", "TestSupport"]),
         .testTarget(name: "MapFormatsTests", dependencies: ["MapGeometry", "CLZ4", "CZstd", "MapFormats", "TestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "MapBundleTests", dependencies: ["MapBundle", "MapFormats"]),
+        .testTarget(name: "MapBundleTests", dependencies: ["MapBundle", "MapFormats", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapUpdateTests", dependencies: ["MapGeometry", "MapFormats", "MapBundle", "MapImport", "MapUpdate", "TestSupport"]),
         .testTarget(name: "MapImportTests", dependencies: ["MapGeometry", "MapFormats", "MapSearch", "MapRouting", "MapBundle", "MapImport", "TestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),

@@ -37,8 +37,12 @@ public struct MapBundle: Sendable {
     public let manifest: BundleManifest
 
     /// Opens the bundle at `url`; errors name the folder and what is missing.
+    ///
+    /// An update that a dead process left half done is finished or undone first
+    /// (``UpdateJournal/recover(_:)``), so what is opened is one whole version.
     public init(url: URL) throws(BundleError) {
         self.url = url
+        try UpdateJournal.recover(url)
         let manifestURL = url.appendingPathComponent(Self.manifestFileName)
         guard FileManager.default.fileExists(atPath: manifestURL.path) else {
             throw BundleError("\(url.path) is not a map bundle (no manifest.json); make one with `openmapkit import`")

@@ -10,9 +10,11 @@ import Darwin
 ///
 /// The new file (or folder) is written under a hidden staging name beside the destination
 /// (``stagingURL(for:)``), flushed, and renamed over it: `rename(2)` is atomic within a file
-/// system. A folder cannot be renamed over a non-empty folder, so ``replaceFolder(at:with:)`` moves
-/// the old one aside first and removes it only once the new one is in place. Staging left by a
-/// process that was killed outright is removed by ``removeAbandonedStaging(for:)``.
+/// system. A folder cannot be renamed over a non-empty folder, so ``replaceFolder(at:with:)``
+/// swaps the two in one step where Linux can (`renameat2` with `RENAME_EXCHANGE`) and removes the
+/// old one afterwards; elsewhere it moves the old one aside first, which leaves a moment with no
+/// folder at the destination. Staging left by a process that was killed outright is removed by
+/// ``removeAbandonedStaging(for:)``.
 ///
 /// The tile archive writers (MBTiles, PMTiles) and the bundle writer (`MapBundle`'s
 /// `BundleStaging`) all go through here: it sits in MapFormats, the lowest module that writes files,
@@ -48,6 +50,14 @@ public enum FileReplacement {
     /// first, and removed only once the new one is in place; if that fails it is put back.
     public static func replaceFolder(at destination: URL, with staged: URL) throws(FileReplacementError) {
         let fileManager = FileManager.default
+        // One step: the staged folder takes the destination's name and the old one the staged
+        // name, so a reader finds a whole bundle at the destination at every moment, and a kill
+        // leaves either the old one there or the new one.
+        if fileManager.fileExists(atPath: destination.path), exchange(staged.path, destination.path) {
+            syncFolder(of: destination)
+            try? fileManager.removeItem(at: staged)
+            return
+        }
         let old = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).old-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let hadOld = fileManager.fileExists(atPath: destination.path)
@@ -63,6 +73,29 @@ public enum FileReplacement {
         }
         syncFolder(of: destination)
         if hadOld { try? fileManager.removeItem(at: old) }
+    }
+
+    /// `renameat2(2)` with `RENAME_EXCHANGE`, looked up at run time (Glibc's Swift module does not
+    /// declare it): nil where the C library has none.
+    private static let renameat2: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? = {
+        #if os(Linux)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32).self)
+        #else
+        return nil
+        #endif
+    }()
+
+    /// Swaps the entries at `a` and `b` atomically; false where the system or the file system
+    /// cannot (then nothing moved).
+    static func exchange(_ a: String, _ b: String) -> Bool {
+        #if os(Linux)
+        let renameExchange: UInt32 = 1 << 1  // RENAME_EXCHANGE in linux/fs.h
+        guard let renameat2 else { return false }
+        return renameat2(AT_FDCWD, a, AT_FDCWD, b, renameExchange) == 0
+        #else
+        return false
+        #endif
     }
 
     /// Removes the staging beside `destination` left by processes that are gone (killed by

@@ -50,8 +50,10 @@ public struct UpdateReport: Codable, Sendable {
 /// Applies osmChange files to a bundle made by ``BundleImporter``: its element store, tile
 /// features and tiles change in one SQLite transaction across the three files (SQLite commits
 /// attached databases atomically through its super-journal), so a failed, cancelled or killed
-/// update leaves the bundle as it was and a finished one leaves all of them updated; the manifest
-/// then records the new state (written aside and renamed).
+/// update leaves the bundle as it was and a finished one leaves all of them updated. The parts
+/// remade beside the bundle (place index, road graphs, street scene) and the manifest then move
+/// in; an ``UpdateJournal`` written just before the commit lets whoever opens the bundle next
+/// finish that, or undo it, after a crash.
 ///
 /// A server reading the bundle meanwhile sees the old version until the commit and the new one
 /// after it: SQLite's locks keep readers off the pages being changed.
@@ -68,6 +70,8 @@ public final class BundleUpdater: @unchecked Sendable {
     /// Opens `bundle` for updates, checking it kept what updates need.
     public init(bundle: URL) throws {
         self.bundle = bundle
+        // An update a dead process left half done is finished or undone before this one starts.
+        do { try UpdateJournal.recover(bundle) } catch { throw UpdateError.bundle(error.message) }
         let manifestURL = bundle.appendingPathComponent(MapBundle.manifestFileName)
         do { manifest = try BundleManifest.decode(Data(contentsOf: manifestURL)) } catch {
             throw UpdateError.bundle("\(bundle.path) is not a map bundle: \(manifestURL.lastPathComponent) is missing or unreadable")
@@ -105,7 +109,22 @@ public final class BundleUpdater: @unchecked Sendable {
         // the store inside the transaction, and moved in once it commits.
         let derived = derivedParts
         let rebuild = derived.isEmpty ? nil : bundle.deletingLastPathComponent().appendingPathComponent(".\(bundle.lastPathComponent).derived")
-        defer { if let rebuild { try? FileManager.default.removeItem(at: rebuild) } }
+        // The new manifest, known before the commit: the journal carries it.
+        var updated = manifest
+        let previous = manifest.updates
+        // A change from a file moves the data off any feed sequence; one from the feed moves it to the state's.
+        updated.updates = BundleManifest.UpdateState(count: (previous?.count ?? 0) + 1, sequence: state?.sequenceNumber,
+                                                     timestamp: state?.timestamp, feed: previous?.feed, applied: Date())
+        let journal = UpdateJournal(id: String(updated.updates?.count ?? 0), staging: rebuild?.lastPathComponent, parts: rebuild == nil ? [] : derived,
+                                    manifest: updated)
+        // Held from the journal's writing to its removal: readers opening the bundle meanwhile wait.
+        var lock: BundleLock?
+        var committed = false
+        defer {
+            lock?.unlock()
+            // Once committed, the remade parts are the journal's to move in (see UpdateJournal).
+            if !committed, let rebuild { try? FileManager.default.removeItem(at: rebuild) }
+        }
         do {
             try queue.writeWithoutTransaction { db in
                 try db.execute(sql: "ATTACH DATABASE ? AS tilefeatures", arguments: [featuresURL.path])
@@ -141,52 +160,35 @@ public final class BundleUpdater: @unchecked Sendable {
                     }
                     if let state { try writer.setMetadata("replication", "\(state.sequenceNumber)") }
                     progress(.writing, nil)
+                    // The commit carries the journal's id: whoever finds the journal after a
+                    // crash tells from it whether the commit happened.
+                    try writer.setMetadata(UpdateJournal.commitKey, journal.id)
+                    lock = BundleLock(bundle)
+                    try journal.write(into: bundle)
                     return .commit
                 }
             }
-        } catch let error as UpdateError {
-            throw error
-        } catch ImportError.cancelled {
-            throw UpdateError.cancelled
+            committed = true
         } catch {
-            throw UpdateError.bundle("\(error)")
+            // Not committed: the journal (if written) and the remade parts go.
+            journal.abandon(in: bundle)
+            switch error {
+            case let error as UpdateError: throw error
+            case ImportError.cancelled: throw UpdateError.cancelled
+            default: throw UpdateError.bundle("\(error)")
+            }
         }
 
         // Committed: the remade parts take the old ones' places, each renamed over its file (a
-        // server holding the old file open reads it until it reopens the bundle).
-        if let rebuild {
-            for name in derived {
-                do {
-                    try FileReplacement.replaceFile(at: bundle.appendingPathComponent(name),
-                                                    with: rebuild.appendingPathComponent(name))
-                } catch {
-                    throw UpdateError.bundle("the update is in, but \(name) could not be moved into the bundle: \(error); the next update makes it again")
-                }
-            }
+        // server holding the old file open reads it until it reopens the bundle), then the
+        // manifest; the journal goes last.
+        do { try journal.finish(in: bundle) } catch {
+            throw UpdateError.bundle("the update is in, but \(error.message); opening the bundle again finishes it")
         }
-        var updated = manifest
-        let previous = manifest.updates
-        // A change from a file moves the data off any feed sequence; one from the feed moves it to the state's.
-        updated.updates = BundleManifest.UpdateState(count: (previous?.count ?? 0) + 1, sequence: state?.sequenceNumber,
-                                                     timestamp: state?.timestamp, feed: previous?.feed, applied: Date())
-        try writeManifest(updated)
         manifest = updated
         report.state = updated.updates
         finishPhase(.writing)
         return report
-    }
-
-    /// The manifest, written aside and renamed over the old one.
-    private func writeManifest(_ manifest: BundleManifest) throws {
-        let url = bundle.appendingPathComponent(MapBundle.manifestFileName)
-        let staged = FileReplacement.stagingURL(for: url)
-        do {
-            try manifest.encoded().write(to: staged)
-            try FileReplacement.replaceFile(at: url, with: staged)
-        } catch {
-            try? FileManager.default.removeItem(at: staged)
-            throw UpdateError.bundle("the update is in, but the manifest could not be written: \(error)")
-        }
     }
 
     /// The files of the parts made from the whole of the data that the bundle has: the place
