@@ -447,8 +447,10 @@ final class PlaceCollector {
                     }
                 }
             }
+            // In the order of their first piece: a dictionary's order changes from run to run,
+            // and the place index's bytes (its rows' order) would with it.
             let groups = Dictionary(grouping: 0..<indices.count, by: find)
-            for members in groups.values {
+            for members in groups.values.sorted(by: { $0[0] < $1[0] }) {
                 let pieces = members.map { streets[indices[$0]] }.sorted { $0.id < $1.id }
                 let first = pieces[0]
                 let lines = pieces.map(\.points)
