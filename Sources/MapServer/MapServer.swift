@@ -46,6 +46,10 @@ public struct ServerConfiguration: Sendable {
     /// front of the router (``CachedTileHandler``): the same answers at about three times the
     /// rate. Off sends every request through the router; tests compare the two.
     public var answersCachedTilesBeforeRouter = true
+    /// How long a client has, from connecting and from the end of each request it sent, to send
+    /// the next request's head whole (``RequestHeadDeadline``): slow clients and silent keep-alive
+    /// connections are closed after it.
+    public var requestHeadTimeout: TimeAmount = .seconds(30)
     /// The folder holding the web map's browser libraries (`maplibre/srcjs/`); nil looks in
     /// `$OPENMAPKIT_WEB_LIBRARIES` and `.build/web` beside the executable (see `WebLibraries`).
     public var webLibraries: URL?
@@ -108,13 +112,11 @@ public final class MapServer: Sendable {
         logger.logLevel = .info
         let configuration = self.configuration
         let serverName = "OpenMapKit"
-        // Cached tiles are answered on the event loop in front of the router (see
-        // CachedTileHandler); everything else goes through Hummingbird's HTTP/1 channel as usual.
-        let server = configuration.answersCachedTilesBeforeRouter
-            ? HTTPServerBuilder { responder in
-                CachedTileHTTP1Channel(http1: HTTP1Channel(responder: responder), server: self, serverName: serverName)
-            }
-            : .http1()
+        // Hummingbird's HTTP/1 channel, with a deadline on request heads (RequestHeadDeadline)
+        // and cached tiles answered on the event loop in front of the router (CachedTileHandler).
+        let server = HTTPServerBuilder { responder in
+            ServerHTTP1Channel(http1: HTTP1Channel(responder: responder), server: self, serverName: serverName)
+        }
         return Application(router: router(), server: server,
                            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
                            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

@@ -272,27 +272,3 @@ struct HTTPDate {
         return text
     }
 }
-
-/// Hummingbird's HTTP/1 channel with a ``CachedTileHandler`` right after the HTTP/1 decoder,
-/// writing its answers from the response encoder's place in the pipeline.
-struct CachedTileHTTP1Channel: ServerChildChannel {
-    typealias Value = HTTP1Channel.Value
-    let http1: HTTP1Channel
-    let server: MapServer
-    let serverName: String
-
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
-            let pipeline = channel.pipeline.syncOperations
-            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            let encoder = try pipeline.context(handlerType: HTTPResponseEncoder.self)
-            try pipeline.addHandler(CachedTileHandler(server: server, serverName: serverName, encoderContext: encoder),
-                                    position: .after(decoder))
-            return value
-        }
-    }
-
-    func handle(value: Value, logger: Logger) async {
-        await http1.handle(value: value, logger: logger)
-    }
-}
