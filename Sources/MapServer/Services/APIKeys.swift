@@ -140,7 +140,9 @@ final class RateLimiter: @unchecked Sendable {
 struct APIKeyMiddleware: RouterMiddleware {
     typealias Context = ServerContext
     let keys: [APIKey]
-    private let byKey: [String: APIKey]
+    /// Each key with its SHA-256 digest: a credential is matched by comparing digests in constant
+    /// time against every key, so how long a refusal takes says nothing about how close a guess was.
+    private let keyDigests: [(digest: [UInt8], key: APIKey)]
     private let byIdentifier: [String: APIKey]
     /// Registered Maps keys by key id.
     private let mapsKeys: [String: MapsKey]
@@ -148,7 +150,7 @@ struct APIKeyMiddleware: RouterMiddleware {
 
     init(keys: [APIKey], mapsKeys: [MapsKey] = []) {
         self.keys = keys
-        byKey = Dictionary(keys.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        keyDigests = keys.map { (MessageAuthentication.sha256(Array($0.key.utf8)), $0) }
         byIdentifier = Dictionary((keys + mapsKeys.map(\.apiKey)).map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         self.mapsKeys = Dictionary(mapsKeys.map { ($0.keyID, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -207,7 +209,10 @@ struct APIKeyMiddleware: RouterMiddleware {
     }
 
     private func authorise(_ credential: String, path: String, origin: String?) throws -> APIKey {
-        if let key = byKey[credential] { return key }
+        let digest = MessageAuthentication.sha256(Array(credential.utf8))
+        var match: APIKey?
+        for entry in keyDigests where MessageAuthentication.digestsEqual(entry.digest, digest) && match == nil { match = entry.key }
+        if let match { return match }
         if !mapsKeys.isEmpty, MapsJWT.looksLikeJWT(credential) {
             guard path == "/v1/token" else {
                 throw Self.unauthorised("a Maps token (JWT) is traded at /v1/token for an access token, which the other endpoints take")

@@ -38,6 +38,11 @@ enum MessageAuthentication {
         return CRYPTO_memcmp(code, expected, expected.count) == 0
     }
 
+    /// Whether two digests are equal, compared in constant time.
+    static func digestsEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.count == b.count && CRYPTO_memcmp(a, b, a.count) == 0
+    }
+
     /// `count` bytes from the operating system's cryptographic random source.
     static func randomKey(count: Int = 32) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)

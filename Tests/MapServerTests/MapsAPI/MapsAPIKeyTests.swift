@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 @testable import MapServer
+import TestSupport
 import XCTest
 
 /// API keys, the `/v1/token` exchange and per-key rate limits.
@@ -45,6 +46,34 @@ final class MapsAPIKeyTests: XCTestCase {
             XCTAssertEqual(snapshot.status, .unauthorized)
             let snapshotWithKey = try await client.execute(uri: "/api/v1/snapshot?center=43.7396,7.4279&key=secret-one", method: .get)
             XCTAssertNotEqual(snapshotWithKey.status, .unauthorized)
+        }
+    }
+
+    /// Keys and tokens never reach the request log: it records paths without their queries, and
+    /// no header; a line per request still says what was asked and how it went.
+    func testKeysAndTokensAreNeverLogged() async throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("omk-key-log-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let output = RequestLogOutput(handle: try FileHandle(forWritingTo: log))
+        var configuration = ServerConfiguration()
+        configuration.apiKeys = [APIKey(key: "key-that-must-not-leak")]
+        for format in [RequestLogFormat.text, .json] {
+            configuration.requestLog = format
+            let server = MapServer(configuration: configuration, regions: try RegionRegistry(bundleURLs: [try SampleBundle.monaco()]),
+                                   logOutput: output)
+            try await TestServer.withClient(server) { client in
+                let exchange = try await client.execute(uri: "/v1/token", method: .get, headers: Self.bearer("key-that-must-not-leak"))
+                let token = try XCTUnwrap(try exchange.json()["accessToken"] as? String)
+                _ = try await client.execute(uri: "/v1/search?q=Casino", method: .get, headers: Self.bearer(token))
+                _ = try await client.execute(uri: "/styles/standard/14/8529/5974.png?key=key-that-must-not-leak", method: .get)
+                _ = try await client.execute(uri: "/api/v1/snapshot?center=43.7396,7.4279&key=key-that-must-not-leak", method: .get)
+                _ = try await client.execute(uri: "/v1/search?q=Casino", method: .get, headers: Self.bearer("wrong-key-also-secret"))
+                let text = try String(contentsOf: log, encoding: .utf8)
+                XCTAssertFalse(text.contains("key-that-must-not-leak") || text.contains(token) || text.contains("wrong-key-also-secret"),
+                               "a key or token in the \(format) log: \(text)")
+                XCTAssertTrue(text.contains("/v1/search") && text.contains("/api/v1/snapshot"), text)
+            }
         }
     }
 
