@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -9,6 +12,28 @@ import NIOEmbedded
 import ServiceLifecycle
 import TestSupport
 import XCTest
+
+/// A TCP socket connected to a server on loopback, for tests that speak HTTP/1 byte by byte;
+/// reads wait at most `receiveTimeout` seconds. Throws with errno when it cannot connect.
+func loopbackSocket(port: Int, receiveTimeout: Double) throws -> Int32 {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout - receiveTimeout.rounded(.down)) * 1e6))
+    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        let code = errno
+        close(socket)
+        throw POSIXError(POSIXErrorCode(rawValue: code) ?? .ECONNREFUSED)
+    }
+    return socket
+}
 
 /// A server over the Monaco sample bundle (imported once per test process), driven in process
 /// through its router: real routing, middleware and handlers, no sockets.

@@ -291,20 +291,8 @@ enum RawHTTP {
         private var pending: [UInt8] = []
 
         init(port: Int) throws {
-            socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard socket >= 0 else { throw Failure(description: "socket: \(errno)") }
-            var timeout = timeval(tv_sec: 20, tv_usec: 0)
-            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else {
-                close(socket)
-                throw Failure(description: "connect to port \(port): \(errno)")
+            do { socket = try loopbackSocket(port: port, receiveTimeout: 20) } catch {
+                throw Failure(description: "connect to port \(port): \(error)")
             }
         }
 
