@@ -159,25 +159,48 @@ private extension Double {
 
 /// Runs `handler` on SIGINT (Ctrl-C) or SIGTERM (`kill`, a service manager) instead of killing
 /// the process, until ``restore()``, so that an import can clean up before it exits.
+///
+/// The signals are caught by a C handler installed at once with `signal(2)`, which writes a byte
+/// to a pipe that a thread of ours reads. (A dispatch signal source needs the signal ignored
+/// first and registers itself later, on its own queue: a signal arriving in between, on a busy
+/// machine, was dropped, and the import ran on.)
 final class InterruptHandler: @unchecked Sendable {
     private static let signals = [SIGINT, SIGTERM]
-    private let sources: [DispatchSourceSignal]
+    private var pipe: [Int32] = [-1, -1]
 
     init(_ handler: @escaping @Sendable () -> Void) {
-        sources = Self.signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
+        guard Glibc.pipe(&pipe) == 0 else { return }
+        interruptPipe = pipe[1]
+        let reader = pipe[0]
+        Thread {
+            var byte: UInt8 = 0
+            // 1: a signal came; 0 (from restore) or an error: stop reading.
+            while read(reader, &byte, 1) == 1 && byte == 1 {
                 FileHandle.standardError.write(Data("\ninterrupted: stopping…\n".utf8))
                 handler()
             }
-            source.resume()
-            return source
-        }
+            close(reader)
+        }.start()
+        for number in Self.signals { signal(number, interruptSignalHandler) }
     }
 
     func restore() {
-        for source in sources { source.cancel() }
         for number in Self.signals { signal(number, SIG_DFL) }
+        guard pipe[1] >= 0 else { return }
+        interruptPipe = -1
+        var stop: UInt8 = 0
+        _ = write(pipe[1], &stop, 1)
+        close(pipe[1])
+        pipe[1] = -1
     }
+}
+
+/// The pipe ``InterruptHandler``'s thread reads; written by the signal handler (a C function,
+/// so it reaches it through a global).
+nonisolated(unsafe) private var interruptPipe: Int32 = -1
+
+/// Async-signal-safe: one `write(2)`.
+private let interruptSignalHandler: @convention(c) (Int32) -> Void = { _ in
+    var byte: UInt8 = 1
+    _ = write(interruptPipe, &byte, 1)
 }
