@@ -135,6 +135,11 @@ public struct GeographicBounds: Hashable, Sendable, CustomStringConvertible {
         GeographicBounds(west: min(west, other.west), south: min(south, other.south), east: max(east, other.east),
                          north: max(north, other.north))!
     }
+
+    /// The smallest box holding them all; nil for none.
+    public static func union(_ boxes: [GeographicBounds]) -> GeographicBounds? {
+        boxes.dropFirst().reduce(boxes.first) { $0?.union($1) }
+    }
 }
 
 /// What an import did: entities read, features per layer, tiles per zoom, bytes, and what was

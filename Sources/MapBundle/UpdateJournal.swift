@@ -45,15 +45,12 @@ public struct UpdateJournal: Codable, Sendable {
     /// Writes the journal into `bundle` (aside, then renamed over any old one, flushed).
     public func write(into bundle: URL) throws(BundleError) {
         let url = bundle.appendingPathComponent(Self.fileName)
-        let staged = FileReplacement.stagingURL(for: url)
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             encoder.dateEncodingStrategy = .iso8601
-            try encoder.encode(self).write(to: staged)
-            try FileReplacement.replaceFile(at: url, with: staged)
+            try FileReplacement.replaceFile(at: url, contents: encoder.encode(self))
         } catch {
-            try? FileManager.default.removeItem(at: staged)
             throw BundleError("cannot write \(url.path): \(error)")
         }
     }
@@ -75,13 +72,9 @@ public struct UpdateJournal: Codable, Sendable {
             }
             try? fileManager.removeItem(at: folder)
         }
-        let url = bundle.appendingPathComponent(MapBundle.manifestFileName)
-        let staged = FileReplacement.stagingURL(for: url)
         do {
-            try manifest.encoded().write(to: staged)
-            try FileReplacement.replaceFile(at: url, with: staged)
+            try FileReplacement.replaceFile(at: bundle.appendingPathComponent(MapBundle.manifestFileName), contents: manifest.encoded())
         } catch {
-            try? fileManager.removeItem(at: staged)
             throw BundleError("cannot write the updated manifest of \(bundle.path): \(error)")
         }
         try? fileManager.removeItem(at: bundle.appendingPathComponent(Self.fileName))
@@ -119,9 +112,9 @@ public struct UpdateJournal: Codable, Sendable {
             throw BundleError("\(journalURL.path) is unreadable; the last update may be half in: apply it again, or import again")
         }
         let elements = bundle.appendingPathComponent(journal.manifest.elements ?? MapBundle.elementsFileName)
-        rollBackUnfinishedTransaction(elements)
         var committed: String?
         do {
+            // Opened for writing: a transaction its writer left is rolled back before the read.
             let queue = try DatabaseQueue(path: elements.path)
             committed = try queue.read { db in
                 try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = ?", arguments: [commitKey])

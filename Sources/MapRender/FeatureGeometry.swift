@@ -305,9 +305,9 @@ struct GeoJSONFeatures {
         // near the edge are drawn as without the cut.
         let width = 2 * transform.halfWidth, height = 2 * transform.halfHeight
         let box = MKMapRect(x: -width - 256, y: -height - 256, width: 3 * width + 512, height: 3 * height + 512)
-        let limit = 1 << 20 as Int
+        let limit = Double(1 << 20)
         func reachesFar(_ points: [ScreenPoint]) -> Bool {
-            points.contains { abs($0.x) > Double(limit) || abs($0.y) > Double(limit) }
+            points.contains { abs($0.x) > limit || abs($0.y) > limit }
         }
         func cut(line: [ScreenPoint]) -> [[ScreenPoint]] {
             guard reachesFar(line) else { return [line] }

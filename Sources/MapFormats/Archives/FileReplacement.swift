@@ -46,6 +46,24 @@ public enum FileReplacement {
         syncFolder(of: destination)
     }
 
+    /// Writes `contents` beside `destination`, flushes them and renames them over it; on failure
+    /// the staged file is removed and `destination` is as it was.
+    public static func replaceFile(at destination: URL, contents: Data) throws(FileReplacementError) {
+        let staged = stagingURL(for: destination)
+        do {
+            try contents.write(to: staged)
+        } catch {
+            try? FileManager.default.removeItem(at: staged)
+            throw FileReplacementError(.write, "cannot write \(staged.path): \(error.localizedDescription)")
+        }
+        do {
+            try replaceFile(at: destination, with: staged)
+        } catch {
+            try? FileManager.default.removeItem(at: staged)
+            throw error
+        }
+    }
+
     /// Moves the finished folder `staged` over `destination`: an existing folder is moved aside
     /// first, and removed only once the new one is in place; if that fails it is put back.
     public static func replaceFolder(at destination: URL, with staged: URL) throws(FileReplacementError) {
@@ -124,7 +142,7 @@ public enum FileReplacement {
 
 /// Why a replacement could not be made; the old file or folder is still in place.
 public struct FileReplacementError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable { case flush, rename }
+    public enum Kind: Sendable { case write, flush, rename }
     public let kind: Kind
     public let message: String
     init(_ kind: Kind, _ message: String) { (self.kind, self.message) = (kind, message) }

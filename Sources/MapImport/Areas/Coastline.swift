@@ -50,13 +50,6 @@ struct CoastlineAssembler {
         maximumGap = maximumGapMeters * MKMapPointsPerMeterAtLatitude(latitude)
     }
 
-    /// The map rectangle of a bounding box in degrees.
-    static func mapRect(minLatitude: Double, minLongitude: Double, maxLatitude: Double, maxLongitude: Double) -> MKMapRect {
-        let a = MKMapPoint(CLLocationCoordinate2D(latitude: maxLatitude, longitude: minLongitude))
-        let b = MKMapPoint(CLLocationCoordinate2D(latitude: minLatitude, longitude: maxLongitude))
-        return MKMapRect(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(b.x - a.x), height: abs(b.y - a.y))
-    }
-
     /// A joined run of coastline: points in map space, whether it closes on itself, and whether
     /// its ends were cut off by the extract.
     struct Chain {

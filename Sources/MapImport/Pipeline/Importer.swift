@@ -280,12 +280,10 @@ public final class BundleImporter {
             dataBounds = GeographicBounds(west: box.minLongitude, south: box.minLatitude, east: box.maxLongitude, north: box.maxLatitude)
         } else {
             dataParts = nodeCoverage?.parts() ?? []
-            dataBounds = dataParts.dropFirst().reduce(dataParts.first) { $0?.union($1) }
+            dataBounds = GeographicBounds.union(dataParts)
             nodeCoverage = nil
         }
-        let seaBounds = dataBounds.map {
-            CoastlineAssembler.mapRect(minLatitude: $0.south, minLongitude: $0.west, maxLatitude: $0.north, maxLongitude: $0.east)
-        } ?? .null
+        let seaBounds = dataBounds?.mapRect ?? .null
         // The sea, from the coastline ways (none in a landlocked extract, which costs nothing here).
         if !coastlines.isEmpty {
             let sea = maker.sea(coastlines, bounds: seaBounds)

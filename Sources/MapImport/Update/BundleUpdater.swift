@@ -112,10 +112,11 @@ public final class BundleUpdater: @unchecked Sendable {
         // The new manifest, known before the commit: the journal carries it.
         var updated = manifest
         let previous = manifest.updates
+        let number = (previous?.count ?? 0) + 1
         // A change from a file moves the data off any feed sequence; one from the feed moves it to the state's.
-        updated.updates = BundleManifest.UpdateState(count: (previous?.count ?? 0) + 1, sequence: state?.sequenceNumber,
+        updated.updates = BundleManifest.UpdateState(count: number, sequence: state?.sequenceNumber,
                                                      timestamp: state?.timestamp, feed: previous?.feed, applied: Date())
-        let journal = UpdateJournal(id: String(updated.updates?.count ?? 0), staging: rebuild?.lastPathComponent, parts: rebuild == nil ? [] : derived,
+        let journal = UpdateJournal(id: String(number), staging: rebuild?.lastPathComponent, parts: rebuild == nil ? [] : derived,
                                     manifest: updated)
         // Held from the journal's writing to its removal: readers opening the bundle meanwhile wait.
         var lock: BundleLock?

@@ -44,16 +44,12 @@ struct WebMapRoutes {
     private func configuration(_ request: Request) throws -> Response {
         let snapshot = server.regions.snapshot
         // The page opens on each bundle's main part of the data; the camera may roam over all of it.
-        var opening: GeographicBounds?, everything: GeographicBounds?
+        let source = snapshot.combined
+        let opening = source.openingBounds, everything = GeographicBounds.union(source.dataCoverage)
         var minimumZoom = 22, maximumZoom = 0
-        for bundle in snapshot.combined.bundles {
-            let manifest = bundle.manifest
-            minimumZoom = min(minimumZoom, manifest.minimumZoom)
-            maximumZoom = max(maximumZoom, manifest.maximumZoom)
-            let parts = manifest.geographicCoverage
-            guard let main = parts.first else { continue }
-            opening = opening.map { $0.union(main) } ?? main
-            for part in parts { everything = everything.map { $0.union(part) } ?? part }
+        for bundle in source.bundles {
+            minimumZoom = min(minimumZoom, bundle.manifest.minimumZoom)
+            maximumZoom = max(maximumZoom, bundle.manifest.maximumZoom)
         }
         if minimumZoom > maximumZoom { (minimumZoom, maximumZoom) = (0, 14) }
         struct Config: Encodable {

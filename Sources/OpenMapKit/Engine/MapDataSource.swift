@@ -74,15 +74,20 @@ public final class MapDataSource: @unchecked Sendable {
     /// box per part of an extract that joins regions far apart), in the order given; a bundle
     /// whose manifest says nothing is left out. The default styles hatch the world outside them
     /// as having no data, and `openmapkit view` keeps its camera over them.
-    public var dataBounds: [MKMapRect] { bundles.flatMap { $0.manifest.geographicCoverage.map(\.mapRect) } }
+    public var dataBounds: [MKMapRect] { dataCoverage.map(\.mapRect) }
 
-    /// Where a map of this source opens: the rectangle around each bundle's main part of the data
-    /// (the first of its manifest's coverage: the whole extract but for one that joins regions
+    /// ``dataBounds`` in degrees, as the manifests record them.
+    public var dataCoverage: [GeographicBounds] { bundles.flatMap(\.manifest.geographicCoverage) }
+
+    /// Where a map of this source opens, in degrees: the box around each bundle's main part of the
+    /// data (the first of its manifest's coverage: the whole extract but for one that joins regions
     /// far apart). Nil when no bundle records its bounds.
-    public var dataMapRect: MKMapRect? {
-        let union = bundles.compactMap { $0.manifest.geographicCoverage.first?.mapRect }.reduce(MKMapRect.null) { $0.union($1) }
-        return union.isNull ? nil : union
+    public var openingBounds: GeographicBounds? {
+        GeographicBounds.union(bundles.compactMap { $0.manifest.geographicCoverage.first })
     }
+
+    /// ``openingBounds`` on MapKit's flat map.
+    public var dataMapRect: MKMapRect? { openingBounds?.mapRect }
 
     /// The environment variable read when no default is set in code.
     public static let environmentVariable = MapBundle.environmentVariable

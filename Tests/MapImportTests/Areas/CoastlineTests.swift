@@ -10,7 +10,7 @@ import XCTest
 /// and Andorra extracts.
 final class CoastlineTests: XCTestCase {
     /// The extract's box: 43–44 N, 7–8 E. Coordinates below are offsets in degrees from its south-west corner.
-    let box = CoastlineAssembler.mapRect(minLatitude: 43, minLongitude: 7, maxLatitude: 44, maxLongitude: 8)
+    let box = GeographicBounds(west: 7, south: 43, east: 8, north: 44)!.mapRect
 
     func location(_ lat: Double, _ lon: Double) -> OSMLocation { OSMLocation(latitude: 43 + lat, longitude: 7 + lon)! }
     func point(_ lat: Double, _ lon: Double) -> MKMapPoint { MKMapPoint(CLLocationCoordinate2D(latitude: 43 + lat, longitude: 7 + lon)) }
@@ -255,7 +255,7 @@ final class CoastlineTests: XCTestCase {
         XCTAssertTrue(assemble(Array(hostile.prefix(3))).warnings.contains { $0.contains("fewer than two nodes") })
         // No bounds, or bounds at the pole: a warning, not a crash.
         XCTAssertEqual(CoastlineAssembler(bounds: .null).assemble(ways(straight)).polygons.count, 0)
-        _ = CoastlineAssembler(bounds: CoastlineAssembler.mapRect(minLatitude: 89, minLongitude: 0, maxLatitude: 90, maxLongitude: 1))
+        _ = CoastlineAssembler(bounds: GeographicBounds(west: 0, south: 89, east: 1, north: 90)!.mapRect)
             .assemble(ways(straight))
         // A scatter of coastline scraps: ends everywhere, none of them closable.
         var generator = SplitMix64(seed: 3)
